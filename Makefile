@@ -1,0 +1,30 @@
+# Reasonix for teams. `make run` starts it, `make test` runs the whole suite.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+GO ?= go
+BENCH ?= .
+ARGS ?=
+
+.PHONY: build run test bench lint clean
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o reasonix ./cmd/reasonix
+
+# run builds the binary and starts it; pass flags with ARGS="...".
+run: build
+	./reasonix $(ARGS)
+
+test:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 -timeout 12m ./...
+
+# bench runs the benchmarks the issues name and prints their figures.
+bench:
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime 1x -count 1 ./...
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+clean:
+	rm -f reasonix
