@@ -3,7 +3,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 GO ?= go
 BENCH ?= .
-ARGS ?=
+ARGS ?= doctor
 
 .PHONY: build run test bench lint clean
 
