@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -98,7 +99,9 @@ func TestCompactionTriggersKeepsUserTurnsAndTail(t *testing.T) {
 			t.Fatal("system prompt changed")
 		}
 	}
-	_ = rewriteMiss // the simulator's hits depend on block alignment; the cause is tested in TestMissCause
+	if !rewriteMiss {
+		t.Errorf("no cache-miss notice naming the compaction; notices: %+v", notices)
+	}
 
 	// The transcript keeps every original message and the projection.
 	saved, err := transcript.Load(path)
@@ -186,5 +189,78 @@ func TestMissCause(t *testing.T) {
 		if got := missCause(base, tt.cur); got != tt.want {
 			t.Errorf("%s: got %s, want %s", tt.name, got, tt.want)
 		}
+	}
+}
+
+func TestMissAfterRestartWithNewToolSetIsExplained(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	w, err := transcript.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, []tool.Tool{bigRead()}, func(o *Options) { o.Transcript = w })
+	for i := 0; i < 4; i++ {
+		f.srv.Enqueue(providertest.Turn{ToolCalls: []providertest.ToolCall{call(fmt.Sprint(i), "look", `{"path":"x"}`)}})
+	}
+	f.srv.Enqueue(providertest.Turn{Text: []string{"ok"}})
+	if _, err := f.run(t, "read"); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+
+	saved, err := transcript.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := f.sess.opts
+	if opts.Tools, err = tool.NewRegistry(bigRead(), echo("new_tool", true)); err != nil {
+		t.Fatal(err)
+	}
+	if opts.Transcript, err = transcript.Append(path); err != nil {
+		t.Fatal(err)
+	}
+	defer opts.Transcript.Close()
+	reopened, err := OpenSession(opts, saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.srv.Enqueue(providertest.Turn{Text: []string{"ok"}})
+	rec := &recorder{}
+	if _, err := reopened.Run(context.Background(), Turn{Text: "again"}, Env{Emit: rec.emit}); err != nil {
+		t.Fatal(err)
+	}
+	var cause string
+	for _, e := range rec.all() {
+		if n, ok := e.(event.Notice); ok && n.Code == "cache_miss" {
+			cause = n.Text[strings.LastIndex(n.Text, " ")+1:]
+		}
+	}
+	if cause != "tools" {
+		t.Errorf("miss cause = %q, want tools", cause)
+	}
+}
+
+func TestReloadInstructionsRidesInTheTurnTail(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, nil, nil)
+	root := f.sess.opts.Root
+	if _, changed := f.sess.ReloadInstructions(); changed {
+		t.Error("reload reported a change with no files")
+	}
+	if err := os.WriteFile(filepath.Join(root, "AGENTS.md"), []byte("Use tabs."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	item, changed := f.sess.ReloadInstructions()
+	if !changed || !strings.Contains(item.Value, "Use tabs.") {
+		t.Fatalf("got %+v %v, want the new instructions", item, changed)
+	}
+	f.srv.Enqueue(providertest.Turn{Text: []string{"ok"}})
+	if _, err := f.sess.Run(context.Background(), Turn{Text: "go", Context: []ContextItem{item}}, Env{}); err != nil {
+		t.Fatal(err)
+	}
+	req := f.srv.Requests()[0]
+	if strings.Contains(req.Messages[0].Content, "Use tabs.") || !strings.Contains(req.Messages[1].Content, "Use tabs.") {
+		t.Error("reloaded instructions must ride in the user turn, not the system prompt")
 	}
 }

@@ -67,3 +67,23 @@ How to work:
 	}
 	return b.String()
 }
+
+// ReloadInstructions rereads the standing instruction files. When they
+// differ from the ones frozen into this session's system prompt, it returns
+// them as a turn-tail context item for the next turn: the change takes
+// effect now without touching the cached prefix. A new session picks the
+// files up in its system prompt.
+func (s *Session) ReloadInstructions() (ContextItem, bool) {
+	current := LoadInstructions(s.opts.Root)
+	if SystemPrompt(s.opts.Root, current) == s.system {
+		return ContextItem{}, false
+	}
+	var b strings.Builder
+	if len(current) == 0 {
+		b.WriteString("All standing instruction files were removed; disregard the ones in the system prompt.")
+	}
+	for _, in := range current {
+		b.WriteString("<instructions file=\"" + in.Name + "\">\n" + strings.TrimRight(in.Text, "\n") + "\n</instructions>\n")
+	}
+	return ContextItem{Key: "standing instructions reloaded (these replace the ones in the system prompt)", Value: b.String()}, true
+}

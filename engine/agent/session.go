@@ -115,6 +115,11 @@ func OpenSession(opts Options, saved *transcript.Session) (*Session, error) {
 		cost:     saved.Cost,
 		requests: saved.Requests,
 		rewrite:  saved.Rewrite,
+		// The last request was made with the frozen prefix of the header;
+		// comparing the next one with it explains a miss after a restart
+		// (for example a binary whose tool set changed).
+		shape:   shapeOf(saved.Header.System, saved.Header.Tools, saved.Rewrite),
+		lastHit: saved.LastUsage.CacheHitTokens,
 	}
 	for _, m := range s.messages {
 		if m.Role == provider.RoleUser {

@@ -26,6 +26,9 @@ type Session struct {
 	Cost    float64
 	// Requests counts usage records.
 	Requests int
+	// LastUsage is the usage of the latest request, for cache diagnostics
+	// that compare the next request with it.
+	LastUsage provider.Usage
 	// Skipped counts lines that were not valid records (a line torn by a
 	// crash mid-write) and were ignored.
 	Skipped int
@@ -87,6 +90,7 @@ func (s *Session) apply(r Record) {
 			s.Usage = s.Usage.Add(r.Usage.Usage)
 			s.Cost += r.Usage.Cost
 			s.Requests++
+			s.LastUsage = r.Usage.Usage
 		}
 	}
 }
