@@ -22,6 +22,10 @@ type Config struct {
 	Sandbox      Sandbox     `toml:"sandbox"`
 	Repos        []Repo      `toml:"repos"`
 	Workspaces   Workspaces  `toml:"workspaces"`
+	Bot          Bot         `toml:"bot"`
+	Access       Access      `toml:"access"`
+	Store        Store       `toml:"store"`
+	Slack        Slack       `toml:"slack"`
 
 	// Source is the file the config came from, "" for built-in defaults.
 	Source string `toml:"-"`
@@ -81,6 +85,9 @@ type Repo struct {
 	Forge         string `toml:"forge"` // github | gitlab | none
 	ForgeAPIURL   string `toml:"forge_api_url"`
 	Setup         string `toml:"setup"`
+	// AutoPR opens (or updates) a pull request after every turn that
+	// changed files; otherwise people ask for one with the `pr` command.
+	AutoPR bool `toml:"auto_pr"`
 }
 
 // Workspaces is [workspaces]: where per-thread working copies live.
@@ -89,4 +96,61 @@ type Workspaces struct {
 	TTL           Duration `toml:"ttl"`
 	MaxDisk       ByteSize `toml:"max_disk"`
 	FetchInterval Duration `toml:"fetch_interval"`
+}
+
+// Bot is [bot]: how the chat gateway runs turns and renders them.
+type Bot struct {
+	// MaxConcurrentTurns bounds turns running at once across all threads;
+	// more queue with a visible position.
+	MaxConcurrentTurns int `toml:"max_concurrent_turns"`
+	// EditInterval is the least time between two edits of one message.
+	EditInterval Duration `toml:"edit_interval"`
+	// ApprovalTimeout denies an unanswered approval after this long.
+	ApprovalTimeout Duration `toml:"approval_timeout"`
+	// ShutdownGrace bounds a graceful stop on SIGTERM.
+	ShutdownGrace Duration `toml:"shutdown_grace"`
+	// Posture is the permission posture of chat sessions: ask | auto | yolo.
+	Posture string `toml:"posture"`
+}
+
+// Access is [access]: who may use the bot and who may approve. Entries are
+// "platform:id" ("slack:U123", "discord:1234").
+type Access struct {
+	Users               []string `toml:"users"`    // empty: anyone in an allowed channel
+	Channels            []string `toml:"channels"` // empty: any channel the bot is in
+	Approvers           []string `toml:"approvers"`
+	Admins              []string `toml:"admins"`
+	RequesterCanApprove bool     `toml:"requester_can_approve"`
+}
+
+// Store is [store]: where the gateway keeps durable state.
+type Store struct {
+	// Dir holds the embedded NATS JetStream server's data.
+	Dir string `toml:"dir"`
+	// URL points at an external NATS cluster instead ("nats://host:4222");
+	// empty runs the embedded server.
+	URL string `toml:"url"`
+	// CredsEnv names an env var holding a NATS credentials file path.
+	CredsEnv string `toml:"creds_env"`
+}
+
+// Slack is [slack]: the Slack adapter.
+type Slack struct {
+	Enabled bool `toml:"enabled"`
+	// Mode is "socket" (Socket Mode, no public URL) or "http" (Events API).
+	Mode string `toml:"mode"`
+	// APIURL is Slack's Web API root; change it for GovSlack or tests.
+	APIURL           string `toml:"api_url"`
+	BotTokenEnv      string `toml:"bot_token_env"`
+	AppTokenEnv      string `toml:"app_token_env"`
+	SigningSecretEnv string `toml:"signing_secret_env"`
+	// Listen is the address of the Events API endpoint in http mode.
+	Listen   string         `toml:"listen"`
+	Channels []SlackChannel `toml:"channels"`
+}
+
+// SlackChannel binds a Slack channel to a default repo.
+type SlackChannel struct {
+	ID   string `toml:"id"`
+	Repo string `toml:"repo"`
 }

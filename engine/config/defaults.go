@@ -31,6 +31,19 @@ const (
 	DefaultFetchInterval = 5 * time.Minute
 
 	DefaultBranch = "main"
+
+	DefaultMaxConcurrentTurns = 8
+	DefaultEditInterval       = time.Second
+	DefaultApprovalTimeout    = 30 * time.Minute
+	DefaultShutdownGrace      = 20 * time.Second
+	DefaultBotPosture         = "ask"
+	DefaultStoreDir           = "~/.reasonix/data"
+	DefaultSlackMode          = "socket"
+	DefaultSlackAPIURL        = "https://slack.com/api/"
+	DefaultSlackBotTokenEnv   = "SLACK_BOT_TOKEN"
+	DefaultSlackAppTokenEnv   = "SLACK_APP_TOKEN"
+	DefaultSlackSigningEnv    = "SLACK_SIGNING_SECRET"
+	DefaultSlackListen        = ":8080"
 )
 
 // defaultProvider is the [[providers]] entry used when the file declares
@@ -120,6 +133,41 @@ func applyDefaults(c *Config, raw map[string]any) {
 	}
 	if !has(ws, "fetch_interval") {
 		c.Workspaces.FetchInterval = Duration{DefaultFetchInterval}
+	}
+
+	bot := table(raw, "bot")
+	if !has(bot, "max_concurrent_turns") {
+		c.Bot.MaxConcurrentTurns = DefaultMaxConcurrentTurns
+	}
+	if !has(bot, "edit_interval") {
+		c.Bot.EditInterval = Duration{DefaultEditInterval}
+	}
+	if !has(bot, "approval_timeout") {
+		c.Bot.ApprovalTimeout = Duration{DefaultApprovalTimeout}
+	}
+	if !has(bot, "shutdown_grace") {
+		c.Bot.ShutdownGrace = Duration{DefaultShutdownGrace}
+	}
+	if !has(bot, "posture") {
+		c.Bot.Posture = DefaultBotPosture
+	}
+	if !has(table(raw, "access"), "requester_can_approve") {
+		c.Access.RequesterCanApprove = true
+	}
+	if !has(table(raw, "store"), "dir") {
+		c.Store.Dir = DefaultStoreDir
+	}
+	slack := table(raw, "slack")
+	for key, dst := range map[string]*string{
+		"mode": &c.Slack.Mode, "api_url": &c.Slack.APIURL, "bot_token_env": &c.Slack.BotTokenEnv,
+		"app_token_env": &c.Slack.AppTokenEnv, "signing_secret_env": &c.Slack.SigningSecretEnv, "listen": &c.Slack.Listen,
+	} {
+		if !has(slack, key) {
+			*dst = map[string]string{
+				"mode": DefaultSlackMode, "api_url": DefaultSlackAPIURL, "bot_token_env": DefaultSlackBotTokenEnv,
+				"app_token_env": DefaultSlackAppTokenEnv, "signing_secret_env": DefaultSlackSigningEnv, "listen": DefaultSlackListen,
+			}[key]
+		}
 	}
 
 	for i := range c.Repos {

@@ -86,7 +86,10 @@ func expandStrings(c *Config) *problem {
 	}
 	fields = append(fields,
 		field{keyPath{"agent", "transcript_dir"}, &c.Agent.TranscriptDir, true},
-		field{keyPath{"workspaces", "dir"}, &c.Workspaces.Dir, true})
+		field{keyPath{"workspaces", "dir"}, &c.Workspaces.Dir, true},
+		field{keyPath{"store", "dir"}, &c.Store.Dir, true},
+		field{keyPath{"store", "url"}, &c.Store.URL, false},
+		field{keyPath{"slack", "api_url"}, &c.Slack.APIURL, false})
 	for i := range c.Sandbox.AllowWrite {
 		fields = append(fields, field{keyPath{"sandbox", "allow_write"}.index(i), &c.Sandbox.AllowWrite[i], true})
 	}

@@ -43,6 +43,19 @@ func wantDefaults(home string) *Config {
 			TTL:           Duration{168 * time.Hour},
 			FetchInterval: Duration{5 * time.Minute},
 		},
+		Bot: Bot{
+			MaxConcurrentTurns: 8,
+			EditInterval:       Duration{time.Second},
+			ApprovalTimeout:    Duration{30 * time.Minute},
+			ShutdownGrace:      Duration{20 * time.Second},
+			Posture:            "ask",
+		},
+		Access: Access{RequesterCanApprove: true},
+		Store:  Store{Dir: filepath.Join(home, ".reasonix", "data")},
+		Slack: Slack{
+			Mode: "socket", APIURL: "https://slack.com/api/", BotTokenEnv: "SLACK_BOT_TOKEN",
+			AppTokenEnv: "SLACK_APP_TOKEN", SigningSecretEnv: "SLACK_SIGNING_SECRET", Listen: ":8080",
+		},
 	}
 }
 
@@ -125,8 +138,8 @@ func TestParseStructuralErrors(t *testing.T) {
 	}{
 		{"unknown top-level key", "default_model = \"deepseek\"\ncolour = \"blue\"\n",
 			"reasonix.toml:2: colour: unknown key; see reasonix.example.toml for the keys"},
-		{"unknown table", "\n[slack]\ntoken = \"x\"\n",
-			"reasonix.toml:2: slack: unknown key; see reasonix.example.toml for the keys"},
+		{"unknown table", "\n[slak]\ntoken = \"x\"\n",
+			"reasonix.toml:2: slak: unknown key; see reasonix.example.toml for the keys"},
 		{"unknown key in table", "[agent]\nmax_steps = 5\nmax_step = 6\n",
 			"reasonix.toml:3: agent.max_step: unknown key; see reasonix.example.toml for the keys"},
 		{"unknown key in second provider", "[[providers]]\nname = \"a\"\nbase_url = \"https://a\"\nmodel = \"m\"\n[[providers]]\nname = \"b\"\nbaseurl = \"https://b\"\n",

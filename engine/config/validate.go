@@ -13,7 +13,7 @@ import (
 // validate checks the decoded, defaulted and expanded config and returns
 // its first problem, or nil.
 func validate(c *Config) *problem {
-	for _, check := range []func(*Config) *problem{validateProviders, validateDefaultModel, validateAgent, validatePolicy, validateRepos, validateWorkspaces} {
+	for _, check := range []func(*Config) *problem{validateProviders, validateDefaultModel, validateAgent, validatePolicy, validateRepos, validateWorkspaces, validateBot, validateAccess, validateSlack} {
 		if err := check(c); err != nil {
 			return err
 		}
@@ -233,3 +233,60 @@ func oneOf(values []string) string {
 }
 
 func quote(s string) string { return strconv.Quote(s) }
+
+func validateBot(c *Config) *problem {
+	b := c.Bot
+	switch {
+	case b.MaxConcurrentTurns < 1:
+		return errAt(keyPath{"bot", "max_concurrent_turns"}, "must be at least 1")
+	case b.EditInterval.Duration <= 0:
+		return errAt(keyPath{"bot", "edit_interval"}, "must be positive, e.g. \"1s\"")
+	case b.ApprovalTimeout.Duration <= 0:
+		return errAt(keyPath{"bot", "approval_timeout"}, "must be positive, e.g. \"30m\"")
+	case b.ShutdownGrace.Duration <= 0:
+		return errAt(keyPath{"bot", "shutdown_grace"}, "must be positive, e.g. \"20s\"")
+	case !slices.Contains([]string{"ask", "auto", "yolo"}, b.Posture):
+		return errAt(keyPath{"bot", "posture"}, "must be one of %s, not %s", oneOf([]string{"ask", "auto", "yolo"}), quote(b.Posture))
+	}
+	if c.Store.URL != "" && !strings.HasPrefix(c.Store.URL, "nats://") && !strings.HasPrefix(c.Store.URL, "tls://") {
+		return errAt(keyPath{"store", "url"}, "must be a nats:// or tls:// URL, not %s", quote(c.Store.URL))
+	}
+	return nil
+}
+
+// validateAccess checks that every entry is "platform:id".
+func validateAccess(c *Config) *problem {
+	lists := []struct {
+		key  string
+		vals []string
+	}{{"users", c.Access.Users}, {"channels", c.Access.Channels}, {"approvers", c.Access.Approvers}, {"admins", c.Access.Admins}}
+	for _, l := range lists {
+		for i, v := range l.vals {
+			platform, id, ok := strings.Cut(v, ":")
+			if !ok || platform == "" || id == "" || strings.ContainsAny(v, " \t") {
+				return errAt(keyPath{"access", l.key}.index(i), "%s is not platform:id; write it like \"slack:U0123ABCD\"", quote(v))
+			}
+		}
+	}
+	return nil
+}
+
+func validateSlack(c *Config) *problem {
+	s := c.Slack
+	if s.Mode != "socket" && s.Mode != "http" {
+		return errAt(keyPath{"slack", "mode"}, "must be one of %s, not %s", oneOf([]string{"socket", "http"}), quote(s.Mode))
+	}
+	if msg := checkHTTPURL(s.APIURL); msg != "" {
+		return errAt(keyPath{"slack", "api_url"}, "%s", msg)
+	}
+	for i, ch := range s.Channels {
+		p := keyPath{"slack", "channels"}.index(i)
+		if ch.ID == "" {
+			return errAt(p.key("id"), "is required: the channel id, like \"C0123ABCD\"")
+		}
+		if _, ok := c.Repo(ch.Repo); !ok {
+			return errAt(p.key("repo"), "names no [[repos]] entry: %s", quote(ch.Repo))
+		}
+	}
+	return nil
+}
