@@ -64,6 +64,9 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		checkSandbox(cfg),
 		checkRipgrep(),
 	}
+	if r, ok := checkSlack(ctx, cfg); ok {
+		results = append(results, r)
+	}
 	code := exitOK
 	for _, r := range results {
 		fmt.Fprintf(stdout, "%-4s  %-8s %s\n", r.status, r.name, r.detail)
