@@ -3,14 +3,14 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 GO ?= go
 BENCH ?= .
-ARGS ?= doctor
+ARGS ?= bot
 
 .PHONY: build run test bench lint clean
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o reasonix ./cmd/reasonix
 
-# run builds the binary and starts it; pass flags with ARGS="...".
+# run builds the binary and starts the chat bot; other subcommands with ARGS="...".
 run: build
 	./reasonix $(ARGS)
 

@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	register(command{name: "doctor", summary: "check configuration, provider key, git and the bash sandbox", run: runDoctor})
+	register(command{name: "doctor", summary: "check configuration, provider key, git, the bash sandbox, the state store and chat adapters", run: runDoctor})
 }
 
 // minGit is the oldest git whose worktree support the workspaces rely on.
@@ -63,6 +63,8 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		checkGit(ctx),
 		checkSandbox(cfg),
 		checkRipgrep(),
+		checkStore(ctx, cfg),
+		checkRepos(cfg),
 	}
 	if r, ok := checkSlack(ctx, cfg); ok {
 		results = append(results, r)
