@@ -2,6 +2,7 @@ package bots
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -104,10 +105,8 @@ func approvalText(rec Approval, args string) string {
 		subject = subject[:maxPreview] + "…"
 	}
 	b.WriteString("```\n" + strings.ReplaceAll(subject, "```", "`\u200b``") + "\n```\n")
-	if rec.Tool == "write_file" || rec.Tool == "edit_file" {
-		if p := argsPreview(args); p != "" {
-			b.WriteString("```\n" + p + "\n```\n")
-		}
+	if p := changePreview(rec.Tool, args); p != "" {
+		b.WriteString("```diff\n" + p + "\n```\n")
 	}
 	b.WriteString("Why: " + rec.Rule + "\n")
 	if rec.Scope != "" {
@@ -119,12 +118,38 @@ func approvalText(rec Approval, args string) string {
 	return b.String()
 }
 
-// argsPreview shows the new content of an edit, bounded.
-func argsPreview(args string) string {
-	if len(args) > maxPreview {
-		args = args[:maxPreview] + "…"
+// changePreview shows what a file edit would change, as diff lines,
+// bounded; "" for other tools.
+func changePreview(tool, args string) string {
+	var a struct {
+		Path      string `json:"path"`
+		Content   string `json:"content"`
+		OldString string `json:"old_string"`
+		NewString string `json:"new_string"`
 	}
-	return strings.ReplaceAll(args, "```", "`\u200b``")
+	if json.Unmarshal([]byte(args), &a) != nil {
+		return ""
+	}
+	var b strings.Builder
+	prefixed := func(sign, text string) {
+		for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+			b.WriteString(sign + line + "\n")
+		}
+	}
+	switch tool {
+	case "edit_file":
+		prefixed("-", a.OldString)
+		prefixed("+", a.NewString)
+	case "write_file":
+		prefixed("+", a.Content)
+	default:
+		return ""
+	}
+	out := strings.TrimSuffix(b.String(), "\n")
+	if len(out) > maxPreview {
+		out = out[:maxPreview] + "\n… (" + fmt.Sprint(len(out)-maxPreview) + " more bytes)"
+	}
+	return strings.ReplaceAll(out, "```", "`\u200b``")
 }
 
 func approvalButtons(rec Approval) []Button {
