@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/reasonix/teams/engine/provider/providertest"
+	"github.com/reasonix/teams/engine/sandbox"
 )
 
 // binPath is the reasonix binary built once for the end-to-end tests.
@@ -136,8 +137,8 @@ func needSandbox(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the bash sandbox needs Linux")
 	}
-	if _, err := exec.LookPath("bwrap"); err != nil {
-		t.Skip("bubblewrap is not installed; .ci/run installs it")
+	if p := sandbox.Probe(); !p.Usable {
+		t.Skipf("bubblewrap cannot run here (%s); .ci/run installs it", p.Reason)
 	}
 }
 
