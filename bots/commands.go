@@ -116,6 +116,7 @@ func (g *Gateway) commandNew(ctx context.Context, t *thread, ev Event) {
 	t.closeSession()
 	t.mu.Lock()
 	t.gen++
+	t.binding.Generation = t.gen
 	old := t.binding.Branch
 	t.ws = nil
 	t.binding.SessionID, t.binding.Workspace, t.binding.Branch, t.binding.PRURL = "", "", "", ""

@@ -345,3 +345,48 @@ func TestQueuedTurnsShowTheirPlace(t *testing.T) {
 		return botText(r1, "first done")(p) && botText(r2, "second done")(p)
 	})
 }
+
+func TestNewGivesAFreshBranchThatSurvivesRestart(t *testing.T) {
+	h := newHarness(t, func(c *harnessConfig) { c.posture = permission.PostureAuto })
+	h.srv.Enqueue(writeFile("w1", "a.txt", "a"), answer("wrote a"))
+	ref := h.plat.NewThread("C-app")
+	h.say(ref, ada, "write a", true)
+	h.wait("the first answer", botText(ref, "wrote a"))
+	h.say(ref, ada, "new", false)
+	h.wait("the restart notice", botText(ref, "Started over"))
+	h.srv.Enqueue(writeFile("w2", "b.txt", "b"), answer("wrote b"))
+	h.say(ref, ada, "write b", false)
+	h.wait("the second answer", botText(ref, "wrote b"))
+
+	var branches []string
+	for _, b := range remoteBranches(t, h.remote) {
+		if strings.HasPrefix(b, "reasonix/") {
+			branches = append(branches, b)
+		}
+	}
+	if len(branches) != 2 {
+		t.Fatalf("thread branches = %v, want two (one per generation)", branches)
+	}
+	second, _ := findBot(h.plat, ref, "wrote b")
+	var fresh string
+	for _, b := range branches {
+		if strings.Contains(second.Text(), b) {
+			fresh = b
+		}
+	}
+	if files := remoteFiles(t, h.remote, fresh); slices.Contains(files, "a.txt") || !slices.Contains(files, "b.txt") {
+		t.Errorf("fresh branch %q has %v, want b.txt only", fresh, files)
+	}
+	if reqs := h.srv.Requests(); strings.Contains(reqs[len(reqs)-1].Messages[1].Content, "write a") {
+		t.Error("the new session still carries the old conversation")
+	}
+
+	h.stop()
+	h.start()
+	h.say(ref, ada, "status", false)
+	h.wait("the status", botText(ref, "**Status**"))
+	status, _ := findBot(h.plat, ref, "**Status**")
+	if !strings.Contains(status.Text(), fresh) {
+		t.Errorf("status after restart = %q, want branch %s", status.Text(), fresh)
+	}
+}

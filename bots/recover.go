@@ -25,7 +25,7 @@ func (g *Gateway) recover(ctx context.Context) error {
 			return fmt.Errorf("bots: load thread %s: %w", b.Key, err)
 		}
 		t.mu.Lock()
-		t.binding, t.rev, t.bound = b, rev, b.Repo != "" && b.Workspace != ""
+		t.binding, t.rev, t.bound, t.gen = b, rev, b.Repo != "", b.Generation
 		t.mu.Unlock()
 		if b.Running {
 			g.tellInterrupted(ctx, t, b)

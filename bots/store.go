@@ -47,6 +47,9 @@ type Binding struct {
 	TriggerID string `json:"trigger_id,omitempty"`
 	PRURL     string `json:"pr_url,omitempty"`
 	Turns     int    `json:"turns"`
+	// Generation counts `new` commands: each gives the thread a fresh
+	// workspace and branch.
+	Generation int `json:"generation,omitempty"`
 }
 
 // Bindings stores thread bindings with compare-and-swap updates.
