@@ -81,7 +81,14 @@ func (g *Gateway) askApproval(ctx context.Context, t *thread, a Adapter, ev Even
 		ID: req.ID, ThreadKey: t.key, Ref: t.ref, Tool: req.Tool, Subject: req.Subject, Rule: req.Rule,
 		Scope: req.Scope, Requester: requester, Created: time.Now().UTC(), Deadline: req.Deadline, State: ApprovalPending,
 	}
-	// Index it before the buttons can be seen, so no press finds it missing.
+	// Record and index it before the buttons can be seen, so no press can
+	// find it missing; without a durable record nobody could approve it.
+	if err := g.opts.Store.PutApproval(ctx, rec); err != nil {
+		g.log.Error("could not record an approval request; denying it", "thread", t.key, "err", err)
+		g.reply(ctx, t.ref, "❌ I could not record an approval request (state store error), so the agent was told it was denied.")
+		t.resolveController(req.ID, permission.Answer{Choice: permission.DenyIt, By: "reasonix", Reason: "the approval request could not be recorded"})
+		return
+	}
 	g.approvals.put(&pendingApproval{thread: t, record: rec})
 	msg := Message{Text: approvalText(rec, req.Args), Buttons: approvalButtons(rec)}
 	id, err := postWithRetry(ctx, a, t.ref, msg)
@@ -92,8 +99,10 @@ func (g *Gateway) askApproval(ctx context.Context, t *thread, a Adapter, ev Even
 	}
 	g.approvals.setMessage(rec.ID, id)
 	rec.MessageID = id
-	if err := g.opts.Store.PutApproval(ctx, rec); err != nil {
-		g.log.Error("could not record an approval request", "thread", t.key, "err", err)
+	if err := g.opts.Store.PutApproval(ctx, rec); err != nil && !errors.Is(err, ErrConflict) {
+		// The first record stands (a conflict means it was already decided);
+		// only a restart's expiry notice loses the message id.
+		g.log.Warn("could not record the approval message id", "thread", t.key, "err", err)
 	}
 }
 
@@ -225,6 +234,9 @@ func (g *Gateway) approvalResolved(ctx context.Context, t *thread, res event.App
 			g.log.Warn("could not record an approval timeout", "id", rec.ID, "err", err)
 		}
 		g.reply(ctx, t.ref, "An approval request timed out and was denied; the agent was told.")
+	case res.Answer.By == "reasonix":
+		verdict = "⛔ Denied: " + res.Answer.Reason + "."
+		_, _ = g.opts.Store.ResolveApproval(ctx, rec.ID, ApprovalDenied, User{Name: "reasonix"}, res.Answer.Reason)
 	case res.Answer.By == "cancel":
 		verdict = "⏹ The turn was stopped before anyone answered."
 		_, _ = g.opts.Store.ResolveApproval(ctx, rec.ID, ApprovalExpired, User{Name: "stop"}, "turn stopped")

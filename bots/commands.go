@@ -10,11 +10,17 @@ import (
 )
 
 func (g *Gateway) commandStop(ctx context.Context, t *thread, ev Event) {
-	if t.stop() {
-		g.reply(ctx, t.ref, "Stopping…")
+	stopped, dropped := t.stop()
+	switch {
+	case !stopped:
+		g.reply(ctx, t.ref, "Nothing is running in this thread.")
 		return
+	case dropped > 0:
+		g.reply(ctx, t.ref, fmt.Sprintf("Stopping… (and dropped %d queued message(s); send them again if you still want them)", dropped))
+	default:
+		g.reply(ctx, t.ref, "Stopping…")
 	}
-	g.reply(ctx, t.ref, "Nothing is running in this thread.")
+	_ = t.save(ctx, func(b *Binding) { b.Running = t.waiting > 0 || (t.ctrl != nil && t.ctrl.Busy()) })
 }
 
 func (g *Gateway) commandStatus(ctx context.Context, t *thread) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/reasonix/teams/engine/agent"
@@ -78,6 +79,7 @@ type Gateway struct {
 	threads map[string]*thread
 
 	approvals approvalIndex
+	closing   atomic.Bool // set when Run stops taking work
 
 	wg sync.WaitGroup // thread work goroutines
 }
@@ -150,26 +152,30 @@ func (g *Gateway) Run(ctx context.Context) error {
 		}
 		return err
 	}
+	// Turns outlive ctx by up to ShutdownGrace; intake (adapters and the
+	// inbox consumer) stops with ctx or the first failure.
 	work, stopWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopWork()
+	intake, stopIntake := context.WithCancel(ctx)
+	defer stopIntake()
 	errs := make(chan error, len(g.adapters)+1)
-	var running sync.WaitGroup
+	var intakeWG sync.WaitGroup
 	for _, a := range g.adapters {
-		running.Add(1)
+		intakeWG.Add(1)
 		go func() {
-			defer running.Done()
-			if err := a.Run(ctx, g); err != nil && ctx.Err() == nil {
+			defer intakeWG.Done()
+			if err := a.Run(intake, g); err != nil && intake.Err() == nil {
 				errs <- fmt.Errorf("%s adapter: %w", a.Platform(), err)
 			}
 		}()
 	}
-	running.Add(1)
+	intakeWG.Add(1)
 	go func() {
-		defer running.Done()
-		err := g.opts.Store.Consume(ctx, func(_ context.Context, ev Event) error {
+		defer intakeWG.Done()
+		err := g.opts.Store.Consume(intake, func(_ context.Context, ev Event) error {
 			return g.dispatch(work, ev)
 		})
-		if err != nil && ctx.Err() == nil {
+		if err != nil && intake.Err() == nil {
 			errs <- fmt.Errorf("inbox: %w", err)
 		}
 	}()
@@ -178,8 +184,13 @@ func (g *Gateway) Run(ctx context.Context) error {
 	case <-ctx.Done():
 	case runErr = <-errs:
 	}
+	// Stop taking work before waiting for it, so no event starts a turn
+	// while running turns are being drained; an event refused now stays in
+	// the inbox for the next start.
+	g.closing.Store(true)
+	stopIntake()
+	intakeWG.Wait()
 	g.shutdown(stopWork)
-	running.Wait()
 	return runErr
 }
 

@@ -156,6 +156,9 @@ func (h *harness) dump() string {
 		for _, m := range h.plat.Messages(ref) {
 			b.WriteString("  [" + m.User.ID + "] " + strings.ReplaceAll(m.Text(), "\n", "\n    ") + "\n")
 		}
+		for _, e := range h.plat.Ephemerals(ref) {
+			b.WriteString("  (only " + e.User + ") " + e.Message.Text + "\n")
+		}
 	}
 	return b.String()
 }

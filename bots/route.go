@@ -2,6 +2,7 @@ package bots
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -11,6 +12,9 @@ import (
 // dispatch routes one recorded inbound event. It must return quickly: the
 // work an event causes runs on the thread's queue or its own goroutine.
 func (g *Gateway) dispatch(ctx context.Context, ev Event) error {
+	if g.closing.Load() {
+		return errClosing
+	}
 	switch ev.Kind {
 	case KindPress:
 		if notice := g.decidePress(ctx, ev); notice != "" {
@@ -19,7 +23,7 @@ func (g *Gateway) dispatch(ctx context.Context, ev Event) error {
 	case KindCommand:
 		g.goTracked(ctx, func(ctx context.Context) { g.handleSlashCommand(ctx, ev) })
 	case KindMessage:
-		g.routeMessage(ctx, ev)
+		return g.routeMessage(ctx, ev)
 	default:
 		g.log.Warn("unknown event kind dropped", "kind", ev.Kind, "id", ev.ID)
 	}
@@ -53,25 +57,29 @@ func threadCommand(text string) string {
 	return ""
 }
 
+// errClosing refuses an event during shutdown; it stays in the inbox and
+// is processed after the next start.
+var errClosing = errors.New("bots: shutting down")
+
 // routeMessage starts, continues or steers a thread's session, or runs a
-// thread command.
-func (g *Gateway) routeMessage(ctx context.Context, ev Event) {
+// thread command. An error leaves the event in the inbox for redelivery.
+func (g *Gateway) routeMessage(ctx context.Context, ev Event) error {
 	t := g.threadFor(ev.Ref, false)
 	if t == nil && !ev.Mention {
-		return // a thread the bot does not own, and nobody addressed it
+		return nil // a thread the bot does not own, and nobody addressed it
 	}
 	if !g.opts.Access.MayUse(ev.Ref, ev.User) {
 		g.goTracked(ctx, func(ctx context.Context) {
 			g.notifyUser(ctx, ev, "Sorry, you are not on the list of people who can use Reasonix here. Ask an admin to add you to [access] users.")
 		})
-		return
+		return nil
 	}
 	text := strings.TrimSpace(ev.Text)
 	if len(text) > maxMessageBytes {
 		g.goTracked(ctx, func(ctx context.Context) {
 			g.reply(ctx, ev.Ref, fmt.Sprintf("That message is %d KB; the limit is %d KB. Put long material in a file in the repo or a gist and point me at it.", len(text)>>10, maxMessageBytes>>10))
 		})
-		return
+		return nil
 	}
 	if t == nil {
 		t = g.threadFor(ev.Ref, true)
@@ -79,40 +87,43 @@ func (g *Gateway) routeMessage(ctx context.Context, ev Event) {
 	switch threadCommand(text) {
 	case cmdStop:
 		g.goTracked(ctx, func(ctx context.Context) { g.commandStop(ctx, t, ev) })
-		return
+		return nil
 	case cmdStatus:
 		g.goTracked(ctx, func(ctx context.Context) { g.commandStatus(ctx, t) })
-		return
+		return nil
 	case cmdHelp:
 		g.goTracked(ctx, func(ctx context.Context) { g.reply(ctx, ev.Ref, helpText) })
-		return
+		return nil
 	case cmdDiff:
-		t.enqueue(ctx, func(ctx context.Context) { g.commandDiff(ctx, t) })
-		return
+		t.enqueue(ctx, threadJob{run: func(ctx context.Context) { g.commandDiff(ctx, t) }})
+		return nil
 	case cmdPR:
-		t.enqueue(ctx, func(ctx context.Context) { g.commandPR(ctx, t, ev) })
-		return
+		t.enqueue(ctx, threadJob{run: func(ctx context.Context) { g.commandPR(ctx, t, ev) }})
+		return nil
 	case cmdNew:
-		t.enqueue(ctx, func(ctx context.Context) { g.commandNew(ctx, t, ev) })
-		return
+		t.enqueue(ctx, threadJob{run: func(ctx context.Context) { g.commandNew(ctx, t, ev) }})
+		return nil
 	}
 	opts, text := parseThreadOptions(text)
 	if text == "" {
 		g.goTracked(ctx, func(ctx context.Context) {
 			g.reply(ctx, ev.Ref, "What should I do? Mention me with a task, e.g. `@reasonix fix the flaky TestLogin`. Say `help` for more.")
 		})
-		return
+		return nil
 	}
 	turn := agent.Turn{Text: text, Speaker: speaker(ev)}
 	if t.steer(turn) {
 		g.goTracked(ctx, func(ctx context.Context) { g.react(ctx, ev.Ref, ev.MessageID, "eyes", true) })
 		t.noteSteer(ev)
-		return
+		return nil
 	}
-	t.mu.Lock()
-	t.waiting++
-	t.mu.Unlock()
-	t.enqueue(ctx, func(ctx context.Context) { g.runTurn(ctx, t, ev, turn, opts) })
+	// Mark the turn pending in the store before the event is acknowledged:
+	// if the process dies before the turn runs, the restart tells the thread.
+	if err := t.markPending(ctx, ev); err != nil {
+		return err
+	}
+	t.enqueueTurn(ctx, func(ctx context.Context) { g.runTurn(ctx, t, ev, turn, opts) })
+	return nil
 }
 
 // parseThreadOptions takes inline repo=NAME and branch=BASE words out of

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/reasonix/teams/engine/agent"
 	"github.com/reasonix/teams/engine/controller"
@@ -29,7 +30,7 @@ type thread struct {
 	session *OpenedSession
 	ctrl    *controller.Controller
 	ws      *workspaces.Workspace
-	jobs    []func(context.Context)
+	jobs    []threadJob
 	working bool // a goroutine is draining jobs
 	waiting int  // turns enqueued but not yet submitted to the controller
 	cancel  context.CancelFunc
@@ -50,8 +51,22 @@ func (g *Gateway) threadFor(ref ThreadRef, create bool) *thread {
 	return t
 }
 
+// threadJob is one item of a thread's serial queue.
+type threadJob struct {
+	run  func(context.Context)
+	turn bool // a turn (counted in waiting; dropped by stop)
+}
+
+// enqueueTurn queues a turn; it counts as waiting until it is submitted.
+func (t *thread) enqueueTurn(ctx context.Context, run func(context.Context)) {
+	t.mu.Lock()
+	t.waiting++
+	t.mu.Unlock()
+	t.enqueue(ctx, threadJob{run: run, turn: true})
+}
+
 // enqueue adds work to the thread's serial queue.
-func (t *thread) enqueue(ctx context.Context, job func(context.Context)) {
+func (t *thread) enqueue(ctx context.Context, job threadJob) {
 	t.mu.Lock()
 	t.jobs = append(t.jobs, job)
 	start := !t.working
@@ -73,9 +88,21 @@ func (t *thread) enqueue(ctx context.Context, job func(context.Context)) {
 			job := t.jobs[0]
 			t.jobs = t.jobs[1:]
 			t.mu.Unlock()
-			job(ctx)
+			job.run(ctx)
 		}
 	}()
+}
+
+// markPending records in the store that a turn is about to be queued, so
+// a crash before it finishes is noticed at the next start. A new thread's
+// binding is created here with its requester.
+func (t *thread) markPending(ctx context.Context, ev Event) error {
+	return t.save(ctx, func(b *Binding) {
+		if b.Key == "" {
+			*b = Binding{Key: t.key, Ref: t.ref, Requester: ev.User, Created: ev.At}
+		}
+		b.Running, b.TriggerID, b.Updated = true, ev.MessageID, time.Now().UTC()
+	})
 }
 
 // steer hands text to the running turn, or keeps it for a turn that is
@@ -95,19 +122,20 @@ func (t *thread) steer(turn agent.Turn) bool {
 }
 
 // notWaitingLocked marks one waiting turn as started (or abandoned); the
-// last one takes the buffered steers with it.
+// last one takes the buffered steers with it, so they never leak into an
+// unrelated later turn.
 func (t *thread) notWaitingLocked() {
 	t.waiting--
-	if t.waiting == 0 && t.ctrl == nil {
+	if t.waiting == 0 {
 		t.steers = nil
 	}
 }
 
-// stop cancels the running turn and any queued ones.
-func (t *thread) stop() bool {
+// stop cancels the running turn and drops the queued ones. It reports
+// whether anything was stopped and how many queued turns were dropped.
+func (t *thread) stop() (stopped bool, dropped int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	stopped := false
 	if t.cancel != nil {
 		t.cancel()
 		stopped = true
@@ -115,7 +143,17 @@ func (t *thread) stop() bool {
 	if t.ctrl != nil && t.ctrl.Cancel() {
 		stopped = true
 	}
-	return stopped
+	kept := t.jobs[:0]
+	for _, j := range t.jobs {
+		if j.turn {
+			dropped++
+			t.notWaitingLocked()
+			continue
+		}
+		kept = append(kept, j)
+	}
+	t.jobs = kept
+	return stopped || dropped > 0, dropped
 }
 
 // ensureSession binds the thread to a repo and workspace (choosing the
@@ -140,7 +178,7 @@ func (t *thread) ensureSession(ctx context.Context, ev Event, opts threadOptions
 		if base == "" {
 			base = repo.DefaultBranch
 		}
-		b = Binding{Key: t.key, Ref: t.ref, Repo: repo.Name, Base: base, Requester: ev.User, Created: ev.At, Updated: ev.At}
+		b.Repo, b.Base = repo.Name, base
 	}
 	ws, err := g.opts.Workspaces.Prepare(ctx, b.Repo, workspaceThreadID(t.key, gen), b.Base)
 	if err != nil {
@@ -156,14 +194,24 @@ func (t *thread) ensureSession(ctx context.Context, ev Event, opts threadOptions
 	if err != nil {
 		return fmt.Errorf("could not open an agent session: %w", err)
 	}
-	b.Branch, b.Workspace, b.SessionID = ws.Branch, ws.Path, opened.Session.ID()
 	ctrl := controller.New(opened.Session, controller.Options{Approvals: true, ApprovalTimeout: g.opts.ApprovalTimeout})
 
 	t.mu.Lock()
-	t.binding, t.bound, t.ws = b, true, ws
+	t.bound, t.ws = true, ws
 	t.session, t.ctrl = &opened, ctrl
 	t.mu.Unlock()
-	return t.save(ctx, func(*Binding) {})
+	// Change the stored binding field by field: other messages may have
+	// marked it (pending turns) since it was read above.
+	return t.save(ctx, func(cur *Binding) {
+		if cur.Key == "" {
+			cur.Key, cur.Ref, cur.Created = t.key, t.ref, ev.At
+		}
+		if cur.Requester.ID == "" {
+			cur.Requester = ev.User
+		}
+		cur.Repo, cur.Base, cur.Branch, cur.Workspace, cur.SessionID = b.Repo, b.Base, ws.Branch, ws.Path, opened.Session.ID()
+		cur.Updated = time.Now().UTC()
+	})
 }
 
 // save applies change to the binding and stores it with compare-and-swap,
@@ -240,9 +288,11 @@ func (g *Gateway) chooseRepo(ref ThreadRef, inline string) (RepoInfo, error) {
 		}
 		return RepoInfo{}, &repoChoiceError{reason: fmt.Sprintf("I don't know a repo named `%s`.", inline), repos: g.opts.Repos}
 	case g.opts.ChannelRepos[ref.ChannelKey()] != "":
-		if r, ok := find(g.opts.ChannelRepos[ref.ChannelKey()]); ok {
+		name := g.opts.ChannelRepos[ref.ChannelKey()]
+		if r, ok := find(name); ok {
 			return r, nil
 		}
+		return RepoInfo{}, &repoChoiceError{reason: fmt.Sprintf("This channel's default repo `%s` is not configured (an operator should fix [[slack.channels]]); say `repo=NAME` meanwhile.", name), repos: g.opts.Repos}
 	case len(g.opts.Repos) == 1:
 		return g.opts.Repos[0], nil
 	}

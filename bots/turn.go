@@ -14,20 +14,39 @@ import (
 // runTurn runs one turn of a thread: bind and open the session, wait for a
 // slot, stream the run into the status card, post the answer, and land the
 // changes as a commit on the thread's branch.
-func (g *Gateway) runTurn(ctx context.Context, t *thread, ev Event, turn agent.Turn, opts threadOptions) {
+func (g *Gateway) runTurn(workCtx context.Context, t *thread, ev Event, turn agent.Turn, opts threadOptions) {
 	submitted := false
-	defer func() {
+	notWaiting := func() {
 		if !submitted {
 			t.mu.Lock()
 			t.notWaitingLocked()
 			t.mu.Unlock()
 		}
-	}()
+	}
 	a, ok := g.adapter(ev.Ref.Platform)
-	if !ok {
+	if !ok || (workCtx.Err() != nil && t.shuttingDown.Load()) {
+		// Never started because the bot is stopping: the pending mark
+		// stays, and the next start tells the thread.
+		notWaiting()
 		return
 	}
-	turnCtx, cancel := context.WithCancel(ctx)
+	// The engine runs on turnCtx (stop and shutdown cancel it); what the
+	// thread is told and stored must still go out after that, so messages
+	// and state use ctx, which outlives the cancellation.
+	ctx := context.WithoutCancel(workCtx)
+	// However the turn ends from here on, the thread is told, so the
+	// pending mark is cleared (unless more turns wait behind this one).
+	ran := false
+	defer func() {
+		notWaiting()
+		_ = t.save(ctx, func(b *Binding) {
+			b.Running, b.Updated = t.waiting > 0, time.Now().UTC()
+			if ran {
+				b.Turns++
+			}
+		})
+	}()
+	turnCtx, cancel := context.WithCancel(workCtx)
 	defer cancel()
 	t.mu.Lock()
 	t.cancel = cancel
@@ -70,10 +89,21 @@ func (g *Gateway) runTurn(ctx context.Context, t *thread, ev Event, turn agent.T
 	card.update(func(c *Card) { c.Repo, c.Branch = repo, branch })
 
 	release, err := g.limiter.acquire(turnCtx, func(ahead int) {
-		card.update(func(c *Card) { c.Phase, c.QueueAhead = PhaseQueued, ahead })
+		card.update(func(c *Card) {
+			// Positions are reported outside the limiter's lock and may
+			// arrive after the slot was granted: never go back to queued.
+			if c.Phase == PhasePreparing || c.Phase == PhaseQueued {
+				c.Phase, c.QueueAhead = PhaseQueued, ahead
+			}
+		})
 	})
 	if err != nil {
-		finish(PhaseCanceled, "stopped before it started")
+		if t.shuttingDown.Load() {
+			finish(PhaseInterrupted, "the bot is shutting down")
+			g.reply(ctx, ev.Ref, "I'm restarting, so this message was not started. Send it again after the restart.")
+		} else {
+			finish(PhaseCanceled, "stopped before it started")
+		}
 		return
 	}
 	defer release()
@@ -128,10 +158,7 @@ func (g *Gateway) runTurn(ctx context.Context, t *thread, ev Event, turn agent.T
 		finish(PhaseDone, "")
 		g.postAnswer(ctx, a, ev.Ref, outcome.Text, landed)
 	}
-	_ = t.save(ctx, func(b *Binding) {
-		b.Running, b.Updated = false, time.Now().UTC()
-		b.Turns++
-	})
+	ran = true
 }
 
 // postAnswer posts the final answer as new messages (so people are

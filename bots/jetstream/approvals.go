@@ -94,29 +94,41 @@ func (s *Store) ResolveApproval(ctx context.Context, id string, state bots.Appro
 	if !isFinal(state) {
 		return bots.Approval{}, fmt.Errorf("jetstream: resolve approval %q: %q is not a final state (want approved, approved_session, denied or expired)", id, state)
 	}
-	a, rev, err := s.getApproval(ctx, id)
-	if err != nil {
-		return bots.Approval{}, fmt.Errorf("jetstream: resolve approval: %w", err)
-	}
-	if a.State != bots.ApprovalPending {
-		return bots.Approval{}, fmt.Errorf("jetstream: resolve approval %q: already %s: %w", id, a.State, bots.ErrConflict)
-	}
-	a.State = state
-	a.DecidedBy = by
-	a.Decided = time.Now().UTC()
-	a.Reason = reason
-	data, err := json.Marshal(a)
-	if err != nil {
-		return bots.Approval{}, fmt.Errorf("jetstream: resolve approval %q: %w", id, err)
-	}
-	if _, err := s.approvals.Update(ctx, encodeKey(id), data, rev); err != nil {
-		if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+	// A revision mismatch may come from a write that left the approval
+	// pending (PutApproval adding its message id): read again and retry.
+	// Only a record that is no longer pending is a lost race.
+	for attempt := 0; ; attempt++ {
+		a, rev, err := s.getApproval(ctx, id)
+		if err != nil {
+			return bots.Approval{}, fmt.Errorf("jetstream: resolve approval: %w", err)
+		}
+		if a.State != bots.ApprovalPending {
+			return bots.Approval{}, fmt.Errorf("jetstream: resolve approval %q: already %s: %w", id, a.State, bots.ErrConflict)
+		}
+		a.State = state
+		a.DecidedBy = by
+		a.Decided = time.Now().UTC()
+		a.Reason = reason
+		data, err := json.Marshal(a)
+		if err != nil {
+			return bots.Approval{}, fmt.Errorf("jetstream: resolve approval %q: %w", id, err)
+		}
+		_, err = s.approvals.Update(ctx, encodeKey(id), data, rev)
+		switch {
+		case err == nil:
+			return a, nil
+		case errors.Is(err, jetstream.ErrKeyRevisionMismatch) && attempt < maxResolveAttempts:
+			continue
+		case errors.Is(err, jetstream.ErrKeyRevisionMismatch):
 			return bots.Approval{}, fmt.Errorf("jetstream: resolve approval %q: resolved concurrently: %w", id, bots.ErrConflict)
 		}
 		return bots.Approval{}, fmt.Errorf("jetstream: resolve approval %q: %w", id, err)
 	}
-	return a, nil
 }
+
+// maxResolveAttempts bounds re-reads when pending-state writes race a
+// resolution.
+const maxResolveAttempts = 5
 
 // PendingApprovals returns the approvals still pending, oldest first.
 func (s *Store) PendingApprovals(ctx context.Context) ([]bots.Approval, error) {

@@ -31,7 +31,7 @@ func checkStore(ctx context.Context, cfg *config.Config) checkResult {
 			return checkResult{statusFail, "store", fmt.Sprintf("cannot use the NATS server in [store] url: %v", err)}
 		}
 		s.Close()
-		return checkResult{statusOK, "store", "external NATS JetStream reachable; several reasonix processes can share it"}
+		return checkResult{statusOK, "store", "external NATS JetStream reachable (run one bot process per store)"}
 	}
 	dir := cfg.Store.Dir
 	probe := dir

@@ -50,13 +50,28 @@ const stepLimitNote = "[reasonix] The step limit for this turn is reached. Do no
 // context.Canceled) and leaves the history consistent (every tool call has
 // a result), so the next turn can continue.
 func (s *Session) Run(ctx context.Context, t Turn, env Env) (Result, error) {
+	if err := s.appendMessage(provider.Message{Role: provider.RoleUser, Content: compose(t, s.opts.Now())}); err != nil {
+		return Result{}, err
+	}
+	return s.loop(ctx, env)
+}
+
+// Continue runs more rounds without a new user message: the queued steers
+// are the input. The controller uses it when a steer arrived just as a run
+// was ending, so the person who sent it still gets an answer.
+func (s *Session) Continue(ctx context.Context, env Env) (Result, error) {
+	return s.loop(ctx, env)
+}
+
+// HasSteers reports whether steers are waiting for the next round.
+func (s *Session) HasSteers() bool { return s.hasSteers() }
+
+// loop runs rounds until the model answers without calling tools.
+func (s *Session) loop(ctx context.Context, env Env) (Result, error) {
 	if env.Emit == nil {
 		env.Emit = func(event.Event) {}
 	}
 	var res Result
-	if err := s.appendMessage(provider.Message{Role: provider.RoleUser, Content: compose(t, s.opts.Now())}); err != nil {
-		return res, err
-	}
 	for {
 		for _, st := range s.takeSteers() {
 			if err := s.appendMessage(provider.Message{Role: provider.RoleUser, Content: compose(st, s.opts.Now())}); err != nil {

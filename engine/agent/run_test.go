@@ -388,3 +388,27 @@ func TestPrefixIsAppendOnlyAcrossTurnsSpeakersAndRestart(t *testing.T) {
 		}
 	}
 }
+
+func TestContinueAnswersALateSteer(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, nil, nil)
+	f.srv.Enqueue(providertest.Turn{Text: []string{"first"}}, providertest.Turn{Text: []string{"about the steer"}})
+	if _, err := f.run(t, "go"); err != nil {
+		t.Fatal(err)
+	}
+	f.sess.Steer(Turn{Text: "one more thing", Speaker: "grace"})
+	if !f.sess.HasSteers() {
+		t.Fatal("HasSteers = false after Steer")
+	}
+	res, err := f.sess.Continue(context.Background(), Env{})
+	if err != nil || res.Text != "about the steer" {
+		t.Fatalf("continue: %q, %v", res.Text, err)
+	}
+	last := f.srv.Requests()[1].Messages
+	if m := last[len(last)-1]; m.Role != "user" || !strings.HasSuffix(m.Content, "one more thing") {
+		t.Errorf("last message = %+v, want the steer", m)
+	}
+	if f.sess.HasSteers() {
+		t.Error("the steer was not consumed")
+	}
+}

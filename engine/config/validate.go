@@ -246,7 +246,13 @@ func validateBot(c *Config) *problem {
 	case b.ShutdownGrace.Duration <= 0:
 		return errAt(keyPath{"bot", "shutdown_grace"}, "must be positive, e.g. \"20s\"")
 	case !slices.Contains([]string{"ask", "auto", "yolo"}, b.Posture):
-		return errAt(keyPath{"bot", "posture"}, "must be one of %s, not %s", oneOf([]string{"ask", "auto", "yolo"}), quote(b.Posture))
+		return errAt(keyPath{"bot", "posture"}, "must be %s, not %s", oneOf([]string{"ask", "auto", "yolo"}), quote(b.Posture))
+	}
+	if c.Store.URL == "" && c.Store.Dir == "" {
+		return errAt(keyPath{"store", "dir"}, "is empty; give a directory for the embedded state store, or set [store] url")
+	}
+	if c.Store.CredsEnv != "" && !validEnvName(c.Store.CredsEnv) {
+		return errAt(keyPath{"store", "creds_env"}, "%s is not an environment variable name", quote(c.Store.CredsEnv))
 	}
 	if c.Store.URL != "" && !strings.HasPrefix(c.Store.URL, "nats://") && !strings.HasPrefix(c.Store.URL, "tls://") {
 		return errAt(keyPath{"store", "url"}, "must be a nats:// or tls:// URL, not %s", quote(c.Store.URL))
@@ -274,7 +280,7 @@ func validateAccess(c *Config) *problem {
 func validateSlack(c *Config) *problem {
 	s := c.Slack
 	if s.Mode != "socket" && s.Mode != "http" {
-		return errAt(keyPath{"slack", "mode"}, "must be one of %s, not %s", oneOf([]string{"socket", "http"}), quote(s.Mode))
+		return errAt(keyPath{"slack", "mode"}, "must be %s, not %s", oneOf([]string{"socket", "http"}), quote(s.Mode))
 	}
 	if msg := checkHTTPURL(s.APIURL); msg != "" {
 		return errAt(keyPath{"slack", "api_url"}, "%s", msg)

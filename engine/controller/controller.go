@@ -101,14 +101,41 @@ func (c *Controller) Submit(ctx context.Context, t agent.Turn) (<-chan Outcome, 
 			env.Approver = c
 		}
 		res, err := c.sess.Run(runCtx, t, env)
+		for err == nil {
+			// A steer accepted while the run was finishing must still be
+			// answered: the check and the end of `running` happen under
+			// the lock Steer takes, so no steer falls in between.
+			c.mu.Lock()
+			if !c.sess.HasSteers() {
+				c.running, c.cancel = false, nil
+				c.mu.Unlock()
+				break
+			}
+			c.mu.Unlock()
+			var more agent.Result
+			more, err = c.sess.Continue(runCtx, env)
+			res = merge(res, more)
+		}
 		canceled := err != nil && errors.Is(err, context.Canceled)
-		c.mu.Lock()
-		c.running, c.cancel = false, nil
-		c.mu.Unlock()
+		if err != nil {
+			c.mu.Lock()
+			c.running, c.cancel = false, nil
+			c.mu.Unlock()
+		}
 		c.publish(event.TurnDone{Session: c.sess.ID(), Turn: turn, Text: res.Text, Steps: res.Steps, Err: err, Canceled: canceled})
 		done <- Outcome{Result: res, Err: err}
 	}()
 	return done, nil
+}
+
+// merge adds a continuation's figures to a turn's result.
+func merge(a, b agent.Result) agent.Result {
+	a.Text = b.Text
+	a.Steps += b.Steps
+	a.Calls = append(a.Calls, b.Calls...)
+	a.Usage = a.Usage.Add(b.Usage)
+	a.Cost += b.Cost
+	return a
 }
 
 // Run submits a turn and waits for it.
