@@ -122,7 +122,14 @@ func (g *Gateway) routeMessage(ctx context.Context, ev Event) error {
 	if err := t.markPending(ctx, ev); err != nil {
 		return err
 	}
-	t.enqueueTurn(ctx, func(ctx context.Context) { g.runTurn(ctx, t, ev, turn, opts) })
+	// Acknowledge at once, even if the thread is still finishing a turn;
+	// the turn waits for it before swapping 👀 for its outcome.
+	acked := make(chan struct{})
+	g.goTracked(ctx, func(ctx context.Context) {
+		defer close(acked)
+		g.react(ctx, ev.Ref, ev.MessageID, "eyes", true)
+	})
+	t.enqueueTurn(ctx, func(ctx context.Context) { g.runTurn(ctx, t, ev, turn, opts, acked) })
 	return nil
 }
 

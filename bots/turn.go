@@ -14,7 +14,7 @@ import (
 // runTurn runs one turn of a thread: bind and open the session, wait for a
 // slot, stream the run into the status card, post the answer, and land the
 // changes as a commit on the thread's branch.
-func (g *Gateway) runTurn(workCtx context.Context, t *thread, ev Event, turn agent.Turn, opts threadOptions) {
+func (g *Gateway) runTurn(workCtx context.Context, t *thread, ev Event, turn agent.Turn, opts threadOptions, acked <-chan struct{}) {
 	submitted := false
 	notWaiting := func() {
 		if !submitted {
@@ -57,7 +57,6 @@ func (g *Gateway) runTurn(workCtx context.Context, t *thread, ev Event, turn age
 		t.mu.Unlock()
 	}()
 
-	g.react(ctx, ev.Ref, ev.MessageID, "eyes", true)
 	card := newLiveCard(ctx, g, a, ev, turn.Text)
 	defer card.close(context.WithoutCancel(ctx))
 	t.mu.Lock()
@@ -70,6 +69,7 @@ func (g *Gateway) runTurn(workCtx context.Context, t *thread, ev Event, turn age
 	}()
 	finish := func(phase Phase, errText string) {
 		card.update(func(c *Card) { c.Phase, c.Error = phase, errText })
+		<-acked
 		g.react(ctx, ev.Ref, ev.MessageID, "eyes", false)
 		mark := "white_check_mark"
 		if phase != PhaseDone {
