@@ -30,7 +30,12 @@ func (p *Policy) checkBash(raw json.RawMessage) Decision {
 	s, splitErr := splitCommand(line)
 	an := &analyzer{root: p.root}
 	cmds := an.commands(s)
+	// Any indirect command makes deny rules look through every command of
+	// the line: a variable set in one can carry the code another runs.
 	indirect := len(s.indirect) > 0
+	for _, c := range cmds {
+		indirect = indirect || c.indirect != ""
+	}
 
 	// deny > ask > allow > fallback.
 	for _, r := range p.deny {

@@ -3,10 +3,14 @@ package permission
 import "strings"
 
 // readOnlyPrograms are commands that only read, whatever their arguments
-// (redirections are judged separately).
+// (redirections are judged separately). None has an option that writes a
+// file, runs a program or changes the system; commands that do are in
+// readOnlyCheckers instead. The test builtins ([[, [, test) are here
+// because the arithmetic and subscripts they can evaluate are caught as
+// indirect execution before this table is consulted.
 var readOnlyPrograms = map[string]bool{
 	"ls": true, "cat": true, "head": true, "tail": true, "wc": true, "grep": true,
-	"egrep": true, "fgrep": true, "pwd": true, "echo": true, "printf": true, "which": true,
+	"egrep": true, "fgrep": true, "pwd": true, "echo": true, "which": true,
 	"stat": true, "du": true, "df": true, "diff": true, "cut": true, "tr": true, "jq": true,
 	"basename": true, "dirname": true, "realpath": true, "readlink": true, "true": true,
 	"false": true, "test": true, "[": true, "[[": true, "nl": true, "tac": true, "rev": true,
@@ -14,29 +18,30 @@ var readOnlyPrograms = map[string]bool{
 	"unexpand": true, "seq": true, "whoami": true, "id": true, "uname": true, "type": true,
 	"md5sum": true, "sha1sum": true, "sha256sum": true, "sha512sum": true, "cksum": true,
 	"od": true, "hexdump": true, "strings": true, "cd": true, "pushd": true, "popd": true,
-	":": true, "rg": true,
+	":": true,
 }
 
 // readOnlyCheckers decide for commands that are read-only only with some
-// arguments. Each gets the arguments after the program name.
+// arguments. Each gets the arguments after the program name. They work
+// from allowlists: an option they do not know makes the command a writer.
 var readOnlyCheckers = map[string]func(args []word) bool{
-	"find": findReadOnly,
-	"tree": func(args []word) bool { return !hasShortFlag(args, 'o') },
-	"sort": func(args []word) bool { return !hasShortFlag(args, 'o') && !hasFlag(args, "--output") },
-	"uniq": func(args []word) bool { return len(positionals(args)) <= 1 },
-	"file": func(args []word) bool { return !hasShortFlag(args, 'C') && !hasFlag(args, "--compile") },
-	"date": func(args []word) bool {
-		return !hasShortFlag(args, 's') && !hasFlag(args, "--set") && allFormats(positionals(args))
-	},
-	"set":   setReadOnly,
-	"sed":   sedReadOnly,
-	"awk":   awkReadOnly,
-	"gawk":  awkReadOnly,
-	"mawk":  awkReadOnly,
-	"nawk":  awkReadOnly,
-	"git":   gitReadOnly,
-	"go":    goReadOnly,
-	"gofmt": func(args []word) bool { return !hasShortFlag(args, 'w') },
+	"find":   findReadOnly,
+	"tree":   treeOptions.accepts,
+	"sort":   sortOptions.accepts,
+	"uniq":   uniqReadOnly,
+	"file":   fileOptions.accepts,
+	"date":   dateReadOnly,
+	"printf": printfReadOnly,
+	"rg":     rgOptions.accepts,
+	"set":    setReadOnly,
+	"sed":    sedReadOnly,
+	"awk":    awkReadOnly,
+	"gawk":   awkReadOnly,
+	"mawk":   awkReadOnly,
+	"nawk":   awkReadOnly,
+	"git":    gitReadOnly,
+	"go":     goReadOnly,
+	"gofmt":  gofmtReadOnly,
 }
 
 // classifyReadOnly reports whether the program, run with args, cannot
@@ -51,43 +56,76 @@ func classifyReadOnly(name string, args []word) bool {
 	return false
 }
 
-// hasFlag reports whether any argument is one of the flags, alone or as
-// flag=value.
-func hasFlag(args []word, flags ...string) bool {
-	for _, w := range args {
-		for _, f := range flags {
-			if w.text == f || strings.HasPrefix(w.text, f+"=") {
-				return true
-			}
-		}
-	}
-	return false
+// sortOptions leaves out -o/--output, -T/--temporary-directory and
+// --compress-program (which runs a program).
+var sortOptions = optionSpec{
+	short:    "bdfgiMhnRrVcCmsuz",
+	shortArg: "ktS",
+	long: []string{"--ignore-leading-blanks", "--dictionary-order", "--ignore-case",
+		"--general-numeric-sort", "--ignore-nonprinting", "--month-sort", "--human-numeric-sort",
+		"--numeric-sort", "--random-sort", "--reverse", "--version-sort", "--merge", "--stable",
+		"--unique", "--zero-terminated", "--debug", "--help", "--version"},
+	longArg: []string{"--key", "--field-separator", "--buffer-size", "--sort", "--parallel",
+		"--batch-size", "--files0-from", "--random-source"},
+	longOpt: []string{"--check"},
 }
 
-// hasShortFlag reports whether a short-flag cluster contains c.
-func hasShortFlag(args []word, c byte) bool {
-	for _, w := range args {
-		t := w.text
-		if strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.IndexByte(t[1:], c) >= 0 {
-			return true
-		}
-	}
-	return false
+// uniqOptions: uniq writes its second operand, so at most one is allowed.
+var uniqOptions = optionSpec{
+	short:    "cdDiuz",
+	shortArg: "fsw",
+	long: []string{"--count", "--repeated", "--ignore-case", "--unique", "--zero-terminated",
+		"--help", "--version"},
+	longArg: []string{"--skip-fields", "--skip-chars", "--check-chars"},
+	longOpt: []string{"--all-repeated", "--group"},
 }
 
-// positionals returns the arguments that are not flags.
-func positionals(args []word) []word {
-	var out []word
-	for _, w := range args {
-		if !strings.HasPrefix(w.text, "-") || w.text == "-" {
-			out = append(out, w)
-		}
-	}
-	return out
+func uniqReadOnly(args []word) bool {
+	p, ok := uniqOptions.parse(args)
+	return ok && len(p.operands) <= 1
 }
 
-func allFormats(ws []word) bool {
-	for _, w := range ws {
+// fileOptions leaves out -C/--compile (writes a magic file), -p (resets
+// access times), -S/--no-sandbox and -z/-Z (may run decompressors).
+var fileOptions = optionSpec{
+	short:    "bcdEhiIkLlNnrsv0",
+	shortArg: "efFmP",
+	long: []string{"--brief", "--mime", "--mime-type", "--mime-encoding", "--extension",
+		"--apple", "--keep-going", "--dereference", "--no-dereference", "--uncompress",
+		"--uncompress-noreport", "--special-files", "--raw", "--no-pad", "--no-buffer",
+		"--print0", "--help", "--version", "--list"},
+	longArg: []string{"--exclude", "--exclude-quiet", "--files-from", "--separator",
+		"--magic-file", "--parameter"},
+}
+
+// treeOptions leaves out -o (output file) and -R (writes 00Tree.html in
+// every directory).
+var treeOptions = optionSpec{
+	short:    "adlfxpugshDFvtcUrnCASqNQJXi",
+	shortArg: "LPIHT",
+	long: []string{"--help", "--version", "--inodes", "--device", "--noreport", "--nolinks",
+		"--dirsfirst", "--filesfirst", "--si", "--du", "--prune", "--matchdirs", "--ignore-case",
+		"--gitignore", "--fromfile", "--metafirst", "--info"},
+	longArg: []string{"--charset", "--filelimit", "--timefmt", "--sort"},
+}
+
+// dateOptions leaves out -s/--set; operands other than +FORMAT set the
+// clock too.
+var dateOptions = optionSpec{
+	short:    "uR",
+	shortArg: "dfr",
+	shortOpt: "I",
+	long:     []string{"--utc", "--universal", "--rfc-email", "--debug", "--help", "--version"},
+	longArg:  []string{"--date", "--file", "--reference", "--rfc-3339"},
+	longOpt:  []string{"--iso-8601"},
+}
+
+func dateReadOnly(args []word) bool {
+	p, ok := dateOptions.parse(args)
+	if !ok {
+		return false
+	}
+	for _, w := range p.operands {
 		if !strings.HasPrefix(w.text, "+") {
 			return false
 		}
@@ -95,11 +133,94 @@ func allFormats(ws []word) bool {
 	return true
 }
 
+// printfReadOnly refuses printf -v, which assigns a variable (printf -v
+// PATH changes which programs later commands run). A format that is an
+// expansion could be -v too.
+func printfReadOnly(args []word) bool {
+	if len(args) == 0 {
+		return true
+	}
+	first := args[0]
+	return !first.dynamic && !(first.glob && leadingWildcard(first.text)) &&
+		(first.text == "--" || !strings.HasPrefix(first.text, "-"))
+}
+
+// rgOptions leaves out --pre and --pre-glob (run a program on each file),
+// --hostname-bin (runs a program), -z/--search-zip (runs decompressors)
+// and the hyperlink options.
+var rgOptions = optionSpec{
+	short:    "abcFHhIiLlnNopPqsSUuvVwx0.",
+	shortArg: "ABCdEefgjmMrtT",
+	long: []string{"--text", "--byte-offset", "--count", "--count-matches", "--fixed-strings",
+		"--with-filename", "--no-filename", "--ignore-case", "--case-sensitive", "--smart-case",
+		"--follow", "--files-with-matches", "--files-without-match", "--line-number",
+		"--no-line-number", "--only-matching", "--pretty", "--pcre2", "--quiet", "--unrestricted",
+		"--invert-match", "--word-regexp", "--line-regexp", "--null", "--null-data", "--hidden",
+		"--no-hidden", "--no-ignore", "--no-ignore-vcs", "--no-ignore-parent", "--no-ignore-dot",
+		"--no-ignore-global", "--no-ignore-exclude", "--no-ignore-files", "--no-ignore-messages",
+		"--ignore", "--no-config", "--no-messages", "--files", "--type-list", "--json",
+		"--no-json", "--vimgrep", "--heading", "--no-heading", "--column", "--no-column",
+		"--multiline", "--no-multiline", "--multiline-dotall", "--crlf", "--no-crlf", "--stats",
+		"--trim", "--no-trim", "--passthru", "--passthrough", "--binary", "--no-binary",
+		"--one-file-system", "--glob-case-insensitive", "--no-unicode", "--mmap", "--no-mmap",
+		"--line-buffered", "--block-buffered", "--debug", "--trace", "--help", "--version",
+		"--sort-files", "--no-context-separator", "--include-zero", "--no-pcre2-unicode",
+		"--auto-hybrid-regex", "--no-require-git", "--max-columns-preview", "--no-filename",
+		"--no-search-zip", "--no-pre", "--ignore-file-case-insensitive"},
+	longArg: []string{"--after-context", "--before-context", "--context", "--max-depth",
+		"--maxdepth", "--encoding", "--regexp", "--file", "--glob", "--iglob", "--threads",
+		"--max-count", "--max-columns", "--replace", "--type", "--type-not", "--type-add",
+		"--type-clear", "--sort", "--sortr", "--color", "--colors", "--ignore-file",
+		"--max-filesize", "--path-separator", "--context-separator", "--field-match-separator",
+		"--field-context-separator", "--dfa-size-limit", "--regex-size-limit", "--engine"},
+}
+
+// findPredicates are the find options a read-only call may use, with the
+// number of values each takes. Actions that run programs (-exec, -ok...),
+// delete (-delete) or write files (-fprint, -fls...) are left out.
+var findPredicates = map[string]int{
+	"-P": 0, "-L": 0, "-H": 0, "-D": 1,
+	"-print": 0, "-print0": 0, "-ls": 0, "-prune": 0, "-quit": 0, "-true": 0, "-false": 0,
+	"-empty": 0, "-readable": 0, "-writable": 0, "-executable": 0, "-nouser": 0,
+	"-nogroup": 0, "-depth": 0, "-d": 0, "-follow": 0, "-xdev": 0, "-mount": 0, "-noleaf": 0,
+	"-ignore_readdir_race": 0, "-noignore_readdir_race": 0, "-daystart": 0, "-not": 0,
+	"-a": 0, "-and": 0, "-o": 0, "-or": 0, "-help": 0, "--help": 0, "-version": 0,
+	"--version": 0, "-warn": 0, "-nowarn": 0,
+	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1,
+	"-regex": 1, "-iregex": 1, "-regextype": 1, "-type": 1, "-xtype": 1, "-maxdepth": 1,
+	"-mindepth": 1, "-size": 1, "-mtime": 1, "-mmin": 1, "-atime": 1, "-amin": 1,
+	"-ctime": 1, "-cmin": 1, "-newer": 1, "-anewer": 1, "-cnewer": 1, "-used": 1, "-perm": 1,
+	"-user": 1, "-group": 1, "-uid": 1, "-gid": 1, "-links": 1, "-inum": 1, "-samefile": 1,
+	"-lname": 1, "-ilname": 1, "-fstype": 1, "-context": 1, "-printf": 1, "-files0-from": 1,
+}
+
+// findReadOnly checks find's arguments against findPredicates. Values may
+// start with '-' (-mtime -1), so they are skipped by count; an expansion or
+// a leading wildcard outside a quoted value could become an action.
 func findReadOnly(args []word) bool {
-	for _, w := range args {
-		switch w.text {
-		case "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls":
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		t := w.text
+		if w.dynamic || w.glob && leadingWildcard(t) {
 			return false
+		}
+		if !strings.HasPrefix(t, "-") || t == "-" {
+			continue // a starting point, or ( ) ! ,
+		}
+		n, ok := findPredicates[t]
+		switch {
+		case ok:
+		case len(t) == 3 && strings.HasPrefix(t, "-O") && t[2] >= '0' && t[2] <= '9':
+		case len(t) == 8 && strings.HasPrefix(t, "-newer"):
+			n = 1 // -newerXY
+		default:
+			return false
+		}
+		for ; n > 0; n-- {
+			i++
+			if i >= len(args) || args[i].splits || args[i].glob && leadingWildcard(args[i].text) {
+				return false
+			}
 		}
 	}
 	return true
@@ -109,84 +230,16 @@ func findReadOnly(args []word) bool {
 func setReadOnly(args []word) bool {
 	for _, w := range args {
 		t := w.text
-		if t == "--" || (!strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+") && !isName(t)) {
+		if w.dynamic || t == "--" || (!strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+") && !isName(t)) {
 			return false
 		}
 	}
 	return true
 }
 
-// gitReadOnly accepts the inspecting subcommands in their listing forms.
-func gitReadOnly(args []word) bool {
-	i, why := gitSubcommand(args)
-	if why != "" || i >= len(args) {
-		return false
-	}
-	rest := args[i+1:]
-	switch args[i].text {
-	case "status", "rev-parse", "ls-files", "ls-tree", "cat-file", "describe", "shortlog",
-		"rev-list", "merge-base", "show-ref":
-		return true
-	case "blame":
-		return !hasFlag(rest, "--output")
-	case "diff", "log", "show":
-		return !hasFlag(rest, "--output", "--ext-diff")
-	case "grep":
-		return !hasShortFlag(rest, 'O') && !hasFlag(rest, "--open-files-in-pager")
-	case "branch":
-		return gitBranchListing(rest)
-	}
-	return false
-}
-
-// gitBranchListing accepts git branch forms that only list branches.
-func gitBranchListing(args []word) bool {
-	valued := map[string]bool{"--contains": true, "--no-contains": true, "--merged": true,
-		"--no-merged": true, "--points-at": true, "--sort": true, "--format": true, "--column": true}
-	list := false
-	names := 0
-	for i := 0; i < len(args); i++ {
-		t := args[i].text
-		switch {
-		case t == "--list" || t == "-l":
-			list = true
-		case valued[t]:
-			i++
-		case strings.HasPrefix(t, "--"):
-			for _, bad := range []string{"--delete", "--move", "--copy", "--force", "--set-upstream-to", "--unset-upstream", "--edit-description", "--track", "--no-track", "--create-reflog"} {
-				if t == bad || strings.HasPrefix(t, bad+"=") {
-					return false
-				}
-			}
-		case strings.HasPrefix(t, "-") && len(t) > 1:
-			if strings.ContainsAny(t[1:], "dDmMcCfut") {
-				return false
-			}
-			if strings.Contains(t[1:], "l") {
-				list = true
-			}
-		default:
-			names++
-		}
-	}
-	return names == 0 || list
-}
-
-// goReadOnly accepts go version, env (not -w/-u), list, vet and doc.
-func goReadOnly(args []word) bool {
-	i := 0
-	if len(args) > 1 && args[0].text == "-C" {
-		i = 2
-	}
-	if i >= len(args) {
-		return false
-	}
-	rest := args[i+1:]
-	switch args[i].text {
-	case "version", "list", "vet", "doc":
-		return true
-	case "env":
-		return !hasShortFlag(rest, 'w') && !hasShortFlag(rest, 'u')
-	}
-	return false
+// gofmtReadOnly accepts gofmt's listing and diff modes. Go's flag package
+// takes -flag and --flag alike; -w rewrites files and -cpuprofile writes
+// one, so only -l, -d, -e, -s and -r are allowed.
+func gofmtReadOnly(args []word) bool {
+	return goFlags(args, []string{"l", "d", "e", "s"}, []string{"r"}, nil)
 }

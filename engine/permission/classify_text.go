@@ -5,78 +5,47 @@ import "strings"
 // This file reads the programs of sed and awk, which can write files and
 // run commands from inside their scripts.
 
+// sedOptions are GNU sed's options. -i and --in-place are known so that a
+// rule can cover sed -i; the read-only check refuses them.
+var sedOptions = optionSpec{
+	short:    "nErsuzb",
+	shortArg: "efl",
+	shortOpt: "i",
+	long: []string{"--quiet", "--silent", "--regexp-extended", "--separate", "--unbuffered",
+		"--null-data", "--zero-terminated", "--binary", "--posix", "--debug", "--sandbox",
+		"--follow-symlinks", "--help", "--version"},
+	longArg: []string{"--expression", "--file", "--line-length"},
+	longOpt: []string{"--in-place"},
+}
+
 // sedScripts collects sed's scripts from its arguments, and reports -i
-// (edit in place) and -f (a script file the policy cannot see).
-func sedScripts(args []word) (scripts []string, inPlace, fromFile bool) {
-	explicit := false
-	var first string
-	havePositional := false
-	for i := 0; i < len(args); i++ {
-		t := args[i].text
-		switch {
-		case t == "--":
-			if !explicit && !havePositional && i+1 < len(args) {
-				first, havePositional = args[i+1].text, true
-			}
-			i = len(args)
-		case strings.HasPrefix(t, "--"):
-			name, val, hasVal := strings.Cut(t, "=")
-			switch name {
-			case "--in-place":
-				inPlace = true
-			case "--expression":
-				explicit = true
-				if !hasVal && i+1 < len(args) {
-					i++
-					val = args[i].text
-				}
-				scripts = append(scripts, val)
-			case "--file":
-				fromFile = true
-			case "--line-length":
-				if !hasVal {
-					i++
-				}
-			}
-		case strings.HasPrefix(t, "-") && len(t) > 1:
-			cluster := t[1:]
-			for j := 0; j < len(cluster); j++ {
-				switch cluster[j] {
-				case 'i':
-					inPlace = true
-					j = len(cluster) // -i.bak: the rest is a suffix
-				case 'e', 'f', 'l':
-					val := cluster[j+1:]
-					if val == "" && i+1 < len(args) {
-						i++
-						val = args[i].text
-					}
-					switch cluster[j] {
-					case 'e':
-						explicit = true
-						scripts = append(scripts, val)
-					case 'f':
-						fromFile = true
-					}
-					j = len(cluster)
-				}
-			}
-		default:
-			if !havePositional {
-				first, havePositional = t, true
-			}
+// (edit in place) and -f (a script file the policy cannot see). ok is
+// false when an argument is not understood.
+func sedScripts(args []word) (scripts []string, inPlace, fromFile, ok bool) {
+	p, ok := sedOptions.parse(args)
+	if !ok {
+		return nil, false, false, false
+	}
+	for _, o := range p.opts {
+		switch o.name {
+		case "-e", "--expression":
+			scripts = append(scripts, o.value)
+		case "-f", "--file":
+			fromFile = true
+		case "-i", "--in-place":
+			inPlace = true
 		}
 	}
-	if !explicit && havePositional {
-		scripts = append(scripts, first)
+	if !p.has("-e", "--expression", "-f", "--file") && len(p.operands) > 0 {
+		scripts = append(scripts, p.operands[0].text)
 	}
-	return scripts, inPlace, fromFile
+	return scripts, inPlace, fromFile, true
 }
 
 // sedReadOnly accepts sed without -i, -f, and w/W/e commands.
 func sedReadOnly(args []word) bool {
-	scripts, inPlace, fromFile := sedScripts(args)
-	if inPlace || fromFile {
+	scripts, inPlace, fromFile, ok := sedScripts(args)
+	if !ok || inPlace || fromFile {
 		return false
 	}
 	for _, s := range scripts {
@@ -224,48 +193,69 @@ func isAwk(base string) bool {
 	return base == "awk" || base == "gawk" || base == "mawk" || base == "nawk"
 }
 
-// awkProgram finds awk's program text. fromFile reports -f; ok is false
-// for options that load code (-i, -l, --include, --load).
+// awkOptions are the awk options the policy reads: -F and -v take plain
+// values; -f/--file and gawk's -E/--exec read the program from a file;
+// -e/--source give program text; -i/--include and -l/--load load code.
+// Other options (gawk's -o, -p and -d write files; mawk's -W exec reads a
+// program) are not understood.
+var awkOptions = optionSpec{
+	shortArg: "FvfEeil",
+	longArg: []string{"--field-separator", "--assign", "--file", "--exec", "--source",
+		"--include", "--load"},
+}
+
+// awkProgram finds awk's program text. fromFile reports a program read
+// from a file; ok is false for options that load code or are not
+// understood.
 func awkProgram(args []word) (prog string, fromFile, ok bool) {
+	p, ok := awkOptions.parse(args)
+	if !ok {
+		return "", false, false
+	}
 	var progs []string
-	for i := 0; i < len(args); i++ {
-		t := args[i].text
-		switch {
-		case t == "--":
-			if len(progs) == 0 && i+1 < len(args) {
-				progs = append(progs, args[i+1].text)
-			}
-			return strings.Join(progs, "\n"), fromFile, true
-		case t == "-f" || strings.HasPrefix(t, "--file"):
+	for _, o := range p.opts {
+		switch o.name {
+		case "-f", "--file", "-E", "--exec":
 			fromFile = true
-			i++
-		case t == "-e" || t == "--source":
-			if i+1 < len(args) {
-				i++
-				progs = append(progs, args[i].text)
-			}
-		case t == "-i" || t == "-l" || strings.HasPrefix(t, "--include") || strings.HasPrefix(t, "--load"):
+		case "-e", "--source":
+			progs = append(progs, o.value)
+		case "-i", "--include", "-l", "--load":
 			return "", false, false
-		case t == "-F" || t == "-v":
-			i++
-		case strings.HasPrefix(t, "-") && len(t) > 1:
-			// -F: or -vX=1 carry their value; other flags stand alone.
-		default:
-			if len(progs) == 0 && !fromFile {
-				progs = append(progs, t)
-			}
-			return strings.Join(progs, "\n"), fromFile, true
 		}
+	}
+	if len(progs) == 0 && !fromFile && len(p.operands) > 0 {
+		progs = append(progs, p.operands[0].text)
 	}
 	return strings.Join(progs, "\n"), fromFile, true
 }
 
-// awkReadOnly accepts awk programs with no output redirection, pipe or
-// system() call. It is deliberately blunt: any '>' counts as a redirection.
+// awkRunsCode reports programs that run commands or load code: system(),
+// pipes to and from commands, @include/@load, and gawk's indirect calls
+// (@f() can call system by a name built at run time).
+func awkRunsCode(prog string) bool {
+	if strings.Contains(prog, "system") || strings.Contains(prog, "|") {
+		return true
+	}
+	for i := strings.IndexByte(prog, '@'); i >= 0; i = strings.IndexByte(prog, '@') {
+		prog = prog[i+1:]
+		if strings.HasPrefix(prog, "include") || strings.HasPrefix(prog, "load") ||
+			strings.HasPrefix(prog, "nsinclude") {
+			return true
+		}
+		n := nameLen(prog)
+		if n > 0 && strings.HasPrefix(strings.TrimLeft(prog[n:], " \t"), "(") {
+			return true
+		}
+	}
+	return false
+}
+
+// awkReadOnly accepts awk programs with no output redirection and nothing
+// that runs code. It is deliberately blunt: any '>' counts as a redirection.
 func awkReadOnly(args []word) bool {
 	prog, fromFile, ok := awkProgram(args)
 	if !ok || fromFile {
 		return false
 	}
-	return !strings.ContainsAny(prog, ">|") && !strings.Contains(prog, "system") && !strings.Contains(prog, "@load")
+	return !strings.Contains(prog, ">") && !awkRunsCode(prog)
 }

@@ -19,7 +19,11 @@ type command struct {
 	indirect string
 	// inline holds shell code passed as a string (sh -c '...', eval '...'),
 	// split so deny rules can be applied to it.
-	inline   []command
+	inline []command
+	// payload holds the commands in quoted text that bash may still
+	// evaluate, such as the arithmetic operand 'a[$(curl x)]'. Deny and ask
+	// rules look at them when the line runs code indirectly.
+	payload  []command
 	readOnly bool
 	writes   bool   // redirects output to a file
 	escapes  string // an output target outside the workspace (or unknown)
@@ -122,6 +126,11 @@ func (a *analyzer) command(seg segment) command {
 	}
 	c.words = words
 	a.redirects(&c, seg.redirs)
+	for _, w := range seg.words {
+		if w.quoted && !w.dynamic && (strings.Contains(w.text, "$(") || strings.Contains(w.text, "`")) {
+			a.payloadCode(&c, w.text)
+		}
+	}
 	if len(words) == 0 {
 		c.readOnly = c.indirect == "" && !c.writes
 		return c
@@ -200,4 +209,14 @@ func (a *analyzer) inlineCode(c *command, code string) {
 	s, _ := splitCommand(code)
 	sub := &analyzer{root: a.root, cwdMoved: true, depth: a.depth + 1}
 	c.inline = append(c.inline, sub.commands(s)...)
+}
+
+// payloadCode splits quoted text as shell code for deny matching only.
+func (a *analyzer) payloadCode(c *command, code string) {
+	if a.depth >= maxInlineDepth {
+		return
+	}
+	s, _ := splitCommand(code)
+	sub := &analyzer{root: a.root, cwdMoved: true, depth: a.depth + 1}
+	c.payload = append(c.payload, sub.commands(s)...)
 }

@@ -67,6 +67,9 @@ func (a *analyzer) indirection(c *command) string {
 	}
 	base := filepath.Base(name)
 	args := c.words[1:]
+	if why := evaluation(base, args); why != "" {
+		return why
+	}
 	switch {
 	case wrappers[base]:
 		if base == "eval" {
@@ -80,43 +83,37 @@ func (a *analyzer) indirection(c *command) string {
 			}
 		}
 	case base == "find":
-		for _, w := range args {
-			switch w.text {
-			case "-exec", "-execdir", "-ok", "-okdir":
+		for i, w := range args {
+			switch {
+			case w.text == "-exec" || w.text == "-execdir" || w.text == "-ok" || w.text == "-okdir":
 				return "find " + w.text
+			case w.splits || w.dynamic && (i == 0 || findPredicates[args[i-1].text] != 1):
+				// $act may be -exec rm {} ;, "$act" may be -exec.
+				return "find argument is an expansion"
 			}
 		}
 	case base == "git":
-		return gitIndirection(args)
-	case base == "go":
-		for _, w := range args {
-			for _, f := range []string{"-toolexec", "--toolexec", "-vettool", "--vettool", "-exec", "--exec"} {
-				if w.text == f || strings.HasPrefix(w.text, f+"=") {
-					return "go " + f
-				}
-			}
-		}
-	case base == "rg":
-		for _, w := range args {
-			if w.text == "--pre" || strings.HasPrefix(w.text, "--pre=") {
-				return "rg --pre"
-			}
-		}
+		return a.gitIndirection(c, args)
+	case programOptions[base] != nil:
+		return a.programOption(c, base, args, programOptions[base])
 	case base == "deno" && len(args) > 0 && args[0].text == "eval":
 		return "deno eval"
 	case isAwk(base):
 		prog, fromFile, ok := awkProgram(args)
 		switch {
 		case !ok:
-			return "awk with options that load code"
+			return "awk options not understood or loading code"
 		case fromFile:
 			return "awk program from a file"
-		case strings.Contains(prog, "system") || strings.Contains(prog, "|") || strings.Contains(prog, "@load"):
+		case awkRunsCode(prog):
 			return "awk runs commands"
 		}
 	case base == "sed":
-		scripts, _, fromFile := sedScripts(args)
-		if fromFile {
+		scripts, _, fromFile, ok := sedScripts(args)
+		switch {
+		case !ok:
+			return "sed arguments not understood (an unknown option or an expansion)"
+		case fromFile:
 			return "sed script from a file"
 		}
 		for _, s := range scripts {
@@ -193,10 +190,15 @@ func (a *analyzer) interpreterIndirection(c *command, base string, in interprete
 	return base + " reads a program from standard input"
 }
 
-// gitIndirection spots git options that run configured programs.
-func gitIndirection(args []word) string {
-	_, why := gitSubcommand(args)
-	return why
+// gitIndirection spots git options that run programs: global -c and
+// friends, and git grep -O (--open-files-in-pager), whose value is the
+// program to run.
+func (a *analyzer) gitIndirection(c *command, args []word) string {
+	i, why := gitSubcommand(args)
+	if why != "" || i >= len(args) || args[i].text != "grep" {
+		return why
+	}
+	return a.programOption(c, "git grep", args[i+1:], []programFlag{{long: "--open-files-in-pager", min: len("--op"), short: 'O'}})
 }
 
 // gitSubcommand finds the index of git's subcommand in args (len(args)
@@ -205,6 +207,9 @@ func gitSubcommand(args []word) (int, string) {
 	for i := 0; i < len(args); i++ {
 		t := args[i].text
 		switch {
+		case args[i].splits:
+			// $opts may split into -c core.pager=...
+			return i, "git option from an expansion"
 		case t == "-c" || strings.HasPrefix(t, "--config-env") || strings.HasPrefix(t, "--exec-path="):
 			return i, "git " + strings.SplitN(t, "=", 2)[0]
 		case t == "-C" || t == "--git-dir" || t == "--work-tree" || t == "--namespace" || t == "--super-prefix":

@@ -17,7 +17,8 @@ func (r rule) matchCommand(c command) bool {
 // errs towards matching: the program may be named by path (/bin/rm), and
 // when c is indirect every word that could start a command is tried, so
 // sudo rm, xargs rm and find -exec rm all meet a rule for rm. Shell code
-// passed as a string (sh -c '...') is checked too.
+// passed as a string (sh -c '...') is checked too, and so is quoted text
+// bash may evaluate ('a[$(rm x)]') when the line is indirect.
 func (r rule) blocksCommand(c command, indirect bool) bool {
 	if r.form == bashAny {
 		return true
@@ -31,6 +32,11 @@ func (r rule) blocksCommand(c command, indirect bool) bool {
 	if indirect || c.indirect != "" {
 		for i := range c.all {
 			if !strings.HasPrefix(c.all[i].text, "-") && r.matchWords(c.all[i:], true) {
+				return true
+			}
+		}
+		for _, in := range c.payload {
+			if r.blocksCommand(in, true) {
 				return true
 			}
 		}

@@ -19,8 +19,11 @@ type word struct {
 	text    string // literal value; expansions are kept as written
 	quoted  bool   // some part was quoted or backslash-escaped
 	dynamic bool   // holds an expansion: $x, ${x}, $(..), `..`, $'..', $((..))
-	glob    bool   // holds an unquoted *, ?, [ or { (pathname or brace expansion)
-	tilde   bool   // starts with an unquoted ~
+	// splits is true when an expansion is unquoted, so bash may split its
+	// value into several words (and expand patterns in them).
+	splits bool
+	glob   bool // holds an unquoted *, ?, [ or { (pathname or brace expansion)
+	tilde  bool // starts with an unquoted ~
 	// nameEnd is the length of an unquoted NAME= or NAME+= prefix, 0 if none.
 	nameEnd int
 }
@@ -46,6 +49,9 @@ type script struct {
 	segments []segment // top-level and nested, in source order
 	indirect []string  // why the line executes code indirectly, deduplicated
 	grouped  bool      // a subshell, a background job or a function body
+	// rereads counts "((" that turned out to be subshells and were read
+	// again; it is bounded so nested ones cannot make splitting exponential.
+	rereads int
 }
 
 // compound reports whether the line is more than one plain simple command.
@@ -186,6 +192,15 @@ func (p *parser) parseList(closer byte) error {
 				p.pos++
 			}
 		case c == '(':
+			if len(p.seg.words) == 0 && p.peek(1) == '(' {
+				done, err := p.arithmeticCommand()
+				if err != nil {
+					return err
+				}
+				if done {
+					continue
+				}
+			}
 			if len(p.seg.words) > 0 {
 				if err := p.functionDefinition(); err != nil {
 					return err

@@ -8,6 +8,7 @@ type wordBuilder struct {
 	started bool
 	quoted  bool
 	dynamic bool
+	splits  bool
 	glob    bool
 	tilde   bool
 	// quoteAt is the text length when the first quote or expansion began,
@@ -31,7 +32,7 @@ func (w *wordBuilder) special() {
 }
 
 func (w *wordBuilder) word() word {
-	out := word{text: w.b.String(), quoted: w.quoted, dynamic: w.dynamic, glob: w.glob, tilde: w.tilde}
+	out := word{text: w.b.String(), quoted: w.quoted, dynamic: w.dynamic, splits: w.splits, glob: w.glob, tilde: w.tilde}
 	plain := out.text
 	if w.quoteAt >= 0 {
 		plain = out.text[:w.quoteAt]
@@ -114,13 +115,17 @@ func (p *parser) lexWord() (word, error) {
 				return word{}, err
 			}
 		case '$':
+			next := p.peek(1)
 			if err := p.dollar(&b); err != nil {
 				return word{}, err
 			}
+			// Unquoted $x, ${x}, $(..) and $((..)) are split; $'..' and $".." are not.
+			b.splits = b.splits || b.dynamic && next != '\'' && next != '"'
 		case '`':
 			if err := p.backtick(&b); err != nil {
 				return word{}, err
 			}
+			b.splits = true
 		case '*', '?', '[', '{':
 			b.glob = true
 			b.plain(c)
@@ -160,8 +165,13 @@ func (p *parser) doubleQuoted(b *wordBuilder) error {
 				p.pos++
 			}
 		case '$':
+			start := b.b.Len()
 			if err := p.dollar(b); err != nil {
 				return err
+			}
+			// "$@" and "${a[@]}" expand to several words even when quoted.
+			if strings.Contains(b.b.String()[start:], "@") {
+				b.splits = true
 			}
 		case '`':
 			if err := p.backtick(b); err != nil {
@@ -183,7 +193,8 @@ func (p *parser) dollar(b *wordBuilder) error {
 	case next == '(' && p.peek(2) == '(':
 		b.special()
 		b.dynamic = true
-		if err := p.arithmetic(); err != nil {
+		p.pos += 3
+		if err := p.arithmetic(')'); err != nil {
 			return err
 		}
 	case next == '(':
@@ -202,8 +213,12 @@ func (p *parser) dollar(b *wordBuilder) error {
 		b.special()
 		b.dynamic = true
 		p.pos += 2
+		body := p.pos
 		if err := p.parameter(); err != nil {
 			return err
+		}
+		if why := parameterRisk(p.src[body : p.pos-1]); why != "" {
+			p.out.addIndirect(why)
 		}
 	case next == '\'':
 		// $'...' decodes escapes such as \x72, so its value is not what it
@@ -227,13 +242,13 @@ func (p *parser) dollar(b *wordBuilder) error {
 		p.pos += 2
 		return p.doubleQuoted(b)
 	case next == '[':
+		// $[ ] is bash's old spelling of $(( )).
 		b.special()
 		b.dynamic = true
-		end := strings.IndexByte(p.src[p.pos:], ']')
-		if end < 0 {
-			return p.fail("unterminated $[...]")
+		p.pos += 2
+		if err := p.arithmetic(']'); err != nil {
+			return err
 		}
-		p.pos += end + 1
 	case isNameByte(next, true) || strings.IndexByte("@*#?$!-0123456789", next) >= 0 && next != 0:
 		b.special()
 		b.dynamic = true
@@ -254,32 +269,6 @@ func (p *parser) dollar(b *wordBuilder) error {
 
 func isNameByte(c byte, first bool) bool {
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (!first && c >= '0' && c <= '9')
-}
-
-// arithmetic skips $(( ... )). Command substitutions inside are indirect.
-func (p *parser) arithmetic() error {
-	p.pos += 3
-	depth := 2
-	for !p.eof() {
-		switch p.src[p.pos] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				p.pos++
-				return nil
-			}
-		case '`':
-			p.out.addIndirect("command substitution")
-		case '$':
-			if p.peek(1) == '(' {
-				p.out.addIndirect("command substitution")
-			}
-		}
-		p.pos++
-	}
-	return p.fail("unterminated $((...))")
 }
 
 // parameter reads the inside of ${ ... } after the brace, following nested
@@ -411,6 +400,11 @@ func (p *parser) arrayValue(b *wordBuilder) error {
 			if err := p.backtick(&discard); err != nil {
 				return err
 			}
+		case '[':
+			// ([sub]=v): bash evaluates an indexed array's subscripts as
+			// arithmetic, which can run code.
+			p.out.addIndirect("array subscript")
+			p.pos++
 		default:
 			p.pos++
 		}
