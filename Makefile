@@ -18,7 +18,8 @@ test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 12m ./...
 
-# bench runs the benchmarks the issues name and prints their figures.
+# bench runs every benchmark once and prints its figures (cache hit ratio, workspace
+# speed-up, gateway latency and memory, stream parsing).
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime 1x -count 1 ./...
 
