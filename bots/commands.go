@@ -55,9 +55,11 @@ func (g *Gateway) commandStatus(ctx context.Context, t *thread) {
 
 // commandDiff posts the branch's diff, as a file when it is long.
 func (g *Gateway) commandDiff(ctx context.Context, t *thread) {
-	t.mu.Lock()
-	ws := t.ws
-	t.mu.Unlock()
+	ws, err := t.workspace(ctx)
+	if err != nil {
+		g.reply(ctx, t.ref, plainError(err))
+		return
+	}
 	if ws == nil {
 		g.reply(ctx, t.ref, "This thread has no workspace yet.")
 		return
@@ -82,13 +84,18 @@ func (g *Gateway) commandDiff(ctx context.Context, t *thread) {
 
 // commandPR commits, pushes and opens or updates the pull request.
 func (g *Gateway) commandPR(ctx context.Context, t *thread, ev Event) {
-	t.mu.Lock()
-	ws, b := t.ws, t.binding
-	t.mu.Unlock()
+	ws, err := t.workspace(ctx)
+	if err != nil {
+		g.reply(ctx, t.ref, plainError(err))
+		return
+	}
 	if ws == nil {
 		g.reply(ctx, t.ref, "This thread has no workspace yet; give me a task first.")
 		return
 	}
+	t.mu.Lock()
+	b := t.binding
+	t.mu.Unlock()
 	res, err := g.opts.Workspaces.Commit(ctx, ws, commitMessage("changes from the chat thread", t.key, ev.User), workspaces.Author{Name: ev.User.Name})
 	if err != nil {
 		g.reply(ctx, t.ref, "❌ Commit failed: "+err.Error())

@@ -383,6 +383,8 @@ func TestNewGivesAFreshBranchThatSurvivesRestart(t *testing.T) {
 
 	h.stop()
 	h.start()
+	h.say(ref, ada, "diff", false)
+	h.wait("the diff after a restart", botText(ref, "+b"))
 	h.say(ref, ada, "status", false)
 	h.wait("the status", botText(ref, "**Status**"))
 	status, _ := findBot(h.plat, ref, "**Status**")

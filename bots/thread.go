@@ -214,6 +214,29 @@ func (t *thread) ensureSession(ctx context.Context, ev Event, opts threadOptions
 	})
 }
 
+// workspace returns the thread's working copy, re-attaching it after a
+// restart (Prepare returns the existing worktree); nil when the thread has
+// never had one.
+func (t *thread) workspace(ctx context.Context) (*workspaces.Workspace, error) {
+	t.mu.Lock()
+	ws, b, gen := t.ws, t.binding, t.gen
+	t.mu.Unlock()
+	if ws != nil || b.Workspace == "" {
+		return ws, nil
+	}
+	ws, err := t.g.opts.Workspaces.Prepare(ctx, b.Repo, workspaceThreadID(t.key, gen), b.Base)
+	if err != nil {
+		return nil, &workspaceError{err: err}
+	}
+	t.mu.Lock()
+	if t.ws == nil {
+		t.ws = ws
+	}
+	ws = t.ws
+	t.mu.Unlock()
+	return ws, nil
+}
+
 // save applies change to the binding and stores it with compare-and-swap,
 // re-reading and retrying once on a conflict.
 func (t *thread) save(ctx context.Context, change func(*Binding)) error {
