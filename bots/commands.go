@@ -15,8 +15,12 @@ func (g *Gateway) commandStop(ctx context.Context, t *thread, ev Event) {
 	case !stopped:
 		g.reply(ctx, t.ref, "Nothing is running in this thread.")
 		return
-	case dropped > 0:
-		g.reply(ctx, t.ref, fmt.Sprintf("Stopping… (and dropped %d queued message(s); send them again if you still want them)", dropped))
+	case len(dropped) > 0:
+		for _, d := range dropped {
+			g.react(ctx, d.Ref, d.MessageID, "eyes", false)
+			g.react(ctx, d.Ref, d.MessageID, "x", true)
+		}
+		g.reply(ctx, t.ref, fmt.Sprintf("Stopping… (and dropped %d queued message(s); send them again if you still want them)", len(dropped)))
 	default:
 		g.reply(ctx, t.ref, "Stopping…")
 	}

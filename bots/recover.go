@@ -49,7 +49,7 @@ func (g *Gateway) tellInterrupted(ctx context.Context, t *thread, b Binding) {
 	}
 	g.react(ctx, b.Ref, b.TriggerID, "eyes", false)
 	g.react(ctx, b.Ref, b.TriggerID, "x", true)
-	g.reply(ctx, b.Ref, "⚠️ I was restarted while working on this, so that turn was cut short. Its work so far is kept in the workspace and the session; send a message here to continue.")
+	g.reply(ctx, b.Ref, "⚠️ I was restarted while working here, so the turn in progress was cut short; its work so far is kept in the workspace and the session. A message that had not been picked up yet is processed now; if nothing happens, send it again.")
 	if err := t.save(ctx, func(b *Binding) { b.Running, b.Updated = false, time.Now().UTC() }); err != nil {
 		g.log.Warn("could not clear the running flag", "thread", b.Key, "err", err)
 	}

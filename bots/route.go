@@ -129,7 +129,7 @@ func (g *Gateway) routeMessage(ctx context.Context, ev Event) error {
 		defer close(acked)
 		g.react(ctx, ev.Ref, ev.MessageID, "eyes", true)
 	})
-	t.enqueueTurn(ctx, func(ctx context.Context) { g.runTurn(ctx, t, ev, turn, opts, acked) })
+	t.enqueueTurn(ctx, ev, func(ctx context.Context) { g.runTurn(ctx, t, ev, turn, opts, acked) })
 	return nil
 }
 

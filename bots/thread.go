@@ -54,15 +54,13 @@ func (g *Gateway) threadFor(ref ThreadRef, create bool) *thread {
 // threadJob is one item of a thread's serial queue.
 type threadJob struct {
 	run  func(context.Context)
-	turn bool // a turn (counted in waiting; dropped by stop)
+	turn bool  // a turn (counted in waiting; dropped by stop)
+	ev   Event // the message that queued a turn
 }
 
-// enqueueTurn queues a turn; it counts as waiting until it is submitted.
-func (t *thread) enqueueTurn(ctx context.Context, run func(context.Context)) {
-	t.mu.Lock()
-	t.waiting++
-	t.mu.Unlock()
-	t.enqueue(ctx, threadJob{run: run, turn: true})
+// enqueueTurn queues a turn that markPending already counted as waiting.
+func (t *thread) enqueueTurn(ctx context.Context, ev Event, run func(context.Context)) {
+	t.enqueue(ctx, threadJob{run: run, turn: true, ev: ev})
 }
 
 // enqueue adds work to the thread's serial queue.
@@ -96,13 +94,28 @@ func (t *thread) enqueue(ctx context.Context, job threadJob) {
 // markPending records in the store that a turn is about to be queued, so
 // a crash before it finishes is noticed at the next start. A new thread's
 // binding is created here with its requester.
+//
+// The turn counts as waiting from inside the same locked change, so no
+// turn ending concurrently can store "not running" in between; the card id
+// of the previous turn is cleared so a restart cannot mislabel it.
 func (t *thread) markPending(ctx context.Context, ev Event) error {
-	return t.save(ctx, func(b *Binding) {
+	counted := false
+	err := t.save(ctx, func(b *Binding) {
+		if !counted {
+			t.waiting++
+			counted = true
+		}
 		if b.Key == "" {
 			*b = Binding{Key: t.key, Ref: t.ref, Requester: ev.User, Created: ev.At}
 		}
-		b.Running, b.TriggerID, b.Updated = true, ev.MessageID, time.Now().UTC()
+		b.Running, b.TriggerID, b.CardID, b.Updated = true, ev.MessageID, "", time.Now().UTC()
 	})
+	if err != nil {
+		t.mu.Lock()
+		t.notWaitingLocked()
+		t.mu.Unlock()
+	}
+	return err
 }
 
 // steer hands text to the running turn, or keeps it for a turn that is
@@ -132,8 +145,8 @@ func (t *thread) notWaitingLocked() {
 }
 
 // stop cancels the running turn and drops the queued ones. It reports
-// whether anything was stopped and how many queued turns were dropped.
-func (t *thread) stop() (stopped bool, dropped int) {
+// whether anything was stopped and the messages whose turns were dropped.
+func (t *thread) stop() (stopped bool, dropped []Event) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.cancel != nil {
@@ -146,14 +159,14 @@ func (t *thread) stop() (stopped bool, dropped int) {
 	kept := t.jobs[:0]
 	for _, j := range t.jobs {
 		if j.turn {
-			dropped++
+			dropped = append(dropped, j.ev)
 			t.notWaitingLocked()
 			continue
 		}
 		kept = append(kept, j)
 	}
 	t.jobs = kept
-	return stopped || dropped > 0, dropped
+	return stopped || len(dropped) > 0, dropped
 }
 
 // ensureSession binds the thread to a repo and workspace (choosing the

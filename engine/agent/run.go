@@ -66,6 +66,10 @@ func (s *Session) Continue(ctx context.Context, env Env) (Result, error) {
 // HasSteers reports whether steers are waiting for the next round.
 func (s *Session) HasSteers() bool { return s.hasSteers() }
 
+// DiscardSteers drops steers no round will see (the run ended with an
+// error) and reports how many there were.
+func (s *Session) DiscardSteers() int { return len(s.takeSteers()) }
+
 // loop runs rounds until the model answers without calling tools.
 func (s *Session) loop(ctx context.Context, env Env) (Result, error) {
 	if env.Emit == nil {

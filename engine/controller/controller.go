@@ -120,6 +120,9 @@ func (c *Controller) Submit(ctx context.Context, t agent.Turn) (<-chan Outcome, 
 		if err != nil {
 			c.mu.Lock()
 			c.running, c.cancel = false, nil
+			// Steers the failed run never saw must not surface in a later,
+			// unrelated turn.
+			c.sess.DiscardSteers()
 			c.mu.Unlock()
 		}
 		c.publish(event.TurnDone{Session: c.sess.ID(), Turn: turn, Text: res.Text, Steps: res.Steps, Err: err, Canceled: canceled})
@@ -128,9 +131,15 @@ func (c *Controller) Submit(ctx context.Context, t agent.Turn) (<-chan Outcome, 
 	return done, nil
 }
 
-// merge adds a continuation's figures to a turn's result.
+// merge adds a continuation's figures to a turn's result. The answers are
+// joined: the first one answers the task, the second the late steer.
 func merge(a, b agent.Result) agent.Result {
-	a.Text = b.Text
+	switch {
+	case a.Text == "":
+		a.Text = b.Text
+	case b.Text != "":
+		a.Text += "\n\n" + b.Text
+	}
 	a.Steps += b.Steps
 	a.Calls = append(a.Calls, b.Calls...)
 	a.Usage = a.Usage.Add(b.Usage)

@@ -212,3 +212,14 @@ func TestBusySteerCancelAndEvents(t *testing.T) {
 		t.Errorf("events = %s", joined)
 	}
 }
+
+func TestMergeKeepsBothAnswers(t *testing.T) {
+	t.Parallel()
+	got := merge(agent.Result{Text: "fixed X", Steps: 2}, agent.Result{Text: "also did Y", Steps: 1})
+	if got.Text != "fixed X\n\nalso did Y" || got.Steps != 3 {
+		t.Errorf("got %q in %d steps", got.Text, got.Steps)
+	}
+	if got := merge(agent.Result{Text: "fixed X"}, agent.Result{}); got.Text != "fixed X" {
+		t.Errorf("a failed continuation dropped the first answer: %q", got.Text)
+	}
+}
