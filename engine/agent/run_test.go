@@ -14,6 +14,7 @@ import (
 
 	"github.com/reasonix/teams/engine/event"
 	"github.com/reasonix/teams/engine/permission"
+	"github.com/reasonix/teams/engine/provider"
 	"github.com/reasonix/teams/engine/provider/providertest"
 	"github.com/reasonix/teams/engine/tool"
 	"github.com/reasonix/teams/engine/transcript"
@@ -410,5 +411,51 @@ func TestContinueAnswersALateSteer(t *testing.T) {
 	}
 	if f.sess.HasSteers() {
 		t.Error("the steer was not consumed")
+	}
+}
+
+// A crash between a tool call and its result must not leave the reopened
+// session sending a call without a result (providers reject that).
+func TestReopenAfterCrashAnswersDanglingCalls(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	w, err := transcript.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdr := transcript.Header{Session: "crashed", System: "sys"}
+	w.Write(transcript.Record{Type: transcript.TypeHeader, Header: &hdr})
+	w.Write(transcript.Record{Type: transcript.TypeMessage, Message: &provider.Message{Role: provider.RoleUser, Content: "go"}})
+	w.Write(transcript.Record{Type: transcript.TypeMessage, Message: &provider.Message{Role: provider.RoleAssistant,
+		ToolCalls: []provider.ToolCall{{ID: "a", Name: "look", Arguments: `{"path":"x"}`}, {ID: "b", Name: "look", Arguments: `{"path":"y"}`}}}})
+	w.Write(transcript.Record{Type: transcript.TypeMessage, Message: &provider.Message{Role: provider.RoleTool, ToolCallID: "a", Content: "look x"}})
+	w.Close() // the crash: b never got its result
+
+	f := newFixture(t, []tool.Tool{echo("look", true)}, nil)
+	reopen := func() *Session {
+		t.Helper()
+		saved, err := transcript.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := f.sess.opts
+		if opts.Transcript, err = transcript.Append(path); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { opts.Transcript.Close() })
+		s, err := OpenSession(opts, saved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := reopen()
+	msgs := s.Messages()
+	if got := msgs[len(msgs)-1]; got.Role != provider.RoleTool || got.ToolCallID != "b" || !strings.HasPrefix(got.Content, "interrupted") {
+		t.Fatalf("last message = %+v, want an interrupted result for b", got)
+	}
+	// The repair is persisted: a second reopen adds nothing.
+	if again := reopen().Messages(); len(again) != len(msgs) {
+		t.Errorf("second reopen has %d messages, want %d", len(again), len(msgs))
 	}
 }

@@ -126,7 +126,45 @@ func OpenSession(opts Options, saved *transcript.Session) (*Session, error) {
 			s.turns++
 		}
 	}
+	if err := s.closeDanglingCalls(); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// interruptedResult answers a tool call whose result a crash never wrote.
+const interruptedResult = "interrupted: the process stopped before this call finished, so its outcome is unknown. Check the workspace before relying on it."
+
+// closeDanglingCalls gives every tool call of the last assistant message a
+// result. A crash (not a cancel) can end a transcript between the calls and
+// their results, and providers reject a history with unanswered calls; the
+// added results are written to the transcript, so the repair happens once.
+func (s *Session) closeDanglingCalls() error {
+	last := -1
+	for i := len(s.messages) - 1; i >= 0; i-- {
+		if s.messages[i].Role == provider.RoleAssistant {
+			last = i
+			break
+		}
+	}
+	if last < 0 || len(s.messages[last].ToolCalls) == 0 {
+		return nil
+	}
+	answered := map[string]bool{}
+	for _, m := range s.messages[last+1:] {
+		if m.Role == provider.RoleTool {
+			answered[m.ToolCallID] = true
+		}
+	}
+	for _, c := range s.messages[last].ToolCalls {
+		if answered[c.ID] {
+			continue
+		}
+		if err := s.appendMessage(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: interruptedResult}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (o *Options) validate() error {

@@ -99,6 +99,7 @@ func (t *bashTool) Execute(ctx context.Context, raw json.RawMessage) (tool.Resul
 	if !cmd.SysProcAttr.Setsid {
 		cmd.SysProcAttr.Setpgid = true
 	}
+	dieWithParent(cmd.SysProcAttr)
 	cmd.WaitDelay = pipeWaitDelay
 	if err := cmd.Start(); err != nil {
 		return tool.Result{}, fmt.Errorf("start bash: %w", err)

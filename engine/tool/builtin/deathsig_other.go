@@ -1,0 +1,8 @@
+//go:build !linux
+
+package builtin
+
+import "syscall"
+
+// dieWithParent is a no-op where the kernel offers no parent-death signal.
+func dieWithParent(*syscall.SysProcAttr) {}
