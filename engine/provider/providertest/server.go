@@ -144,6 +144,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "providertest: request body is not valid JSON: "+decodeErr.Error(), "")
 		return
 	}
+	if msg := checkToolResults(rec.Messages); msg != "" {
+		// The real API rejects such a history before any turn is used.
+		writeError(w, http.StatusBadRequest, msg, "")
+		return
+	}
 
 	turn, ok := s.nextTurn(rec)
 	if !ok {
