@@ -44,7 +44,7 @@ func (g *Gateway) recover(ctx context.Context) error {
 func (g *Gateway) tellInterrupted(ctx context.Context, t *thread, b Binding) {
 	a, _ := g.adapter(b.Ref.Platform)
 	if b.CardID != "" {
-		c := Card{Task: "(interrupted turn)", Repo: b.Repo, Branch: b.Branch, Phase: PhaseInterrupted, Error: "the bot restarted during this turn"}
+		c := Card{Task: nonEmpty(b.Task, "(interrupted turn)"), Repo: b.Repo, Branch: b.Branch, Phase: PhaseInterrupted, Error: "the bot restarted during this turn"}
 		_ = updateWithRetry(ctx, a, b.Ref, b.CardID, c.Render(a.Limits().MaxText))
 	}
 	g.react(ctx, b.Ref, b.TriggerID, "eyes", false)

@@ -45,8 +45,11 @@ type Binding struct {
 	CardID string `json:"card_id,omitempty"`
 	// TriggerID is the message that started the latest turn (reactions).
 	TriggerID string `json:"trigger_id,omitempty"`
-	PRURL     string `json:"pr_url,omitempty"`
-	Turns     int    `json:"turns"`
+	// Task is that message's text (bounded), so a restart can say which
+	// turn it cut.
+	Task  string `json:"task,omitempty"`
+	PRURL string `json:"pr_url,omitempty"`
+	Turns int    `json:"turns"`
 	// Generation counts `new` commands: each gives the thread a fresh
 	// workspace and branch.
 	Generation int `json:"generation,omitempty"`

@@ -109,6 +109,7 @@ func (t *thread) markPending(ctx context.Context, ev Event) error {
 			*b = Binding{Key: t.key, Ref: t.ref, Requester: ev.User, Created: ev.At}
 		}
 		b.Running, b.TriggerID, b.CardID, b.Updated = true, ev.MessageID, "", time.Now().UTC()
+		b.Task = firstLine(ev.Text, 200)
 	})
 	if err != nil {
 		t.mu.Lock()
