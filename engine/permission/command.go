@@ -140,7 +140,7 @@ func (a *analyzer) command(seg segment) command {
 	}
 	name := c.program()
 	c.cd = name == "cd" || name == "pushd" || name == "popd"
-	c.readOnly = c.indirect == "" && !c.writes && classifyReadOnly(name, c.words[1:])
+	c.readOnly = c.indirect == "" && !c.writes && classifyReadOnly(name, a.defuseGlobs(c.words[1:]))
 	return c
 }
 
