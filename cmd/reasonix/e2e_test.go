@@ -40,12 +40,11 @@ func TestMain(m *testing.M) {
 // e2e is one scenario: a git repo, a config pointing at the fake model,
 // and the binary run against them.
 type e2e struct {
-	t       *testing.T
-	srv     *providertest.Server
-	repo    string
-	home    string
-	config  string
-	sandbox string
+	t      *testing.T
+	srv    *providertest.Server
+	repo   string
+	home   string
+	config string
 }
 
 func newE2E(t *testing.T, extraConfig string) *e2e {

@@ -38,15 +38,6 @@ func (c command) program() string {
 	return c.words[0].text
 }
 
-// args returns the arguments' texts.
-func (c command) args() []string {
-	out := make([]string, 0, len(c.words))
-	for _, w := range c.words[min(1, len(c.words)):] {
-		out = append(out, w.text)
-	}
-	return out
-}
-
 // keywords the splitter leaves at the start of a simple command. Those that
 // open a control structure make the command indirect: its body is not a
 // plain sequence of commands any more.

@@ -38,7 +38,7 @@ func compileGlob(pattern string) (*globMatcher, error) {
 			case e == "" || e == ".":
 				continue
 			case e == "..":
-				return nil, errors.New("glob pattern must not contain ..")
+				return nil, errors.New("glob pattern must not contain a \"..\" element")
 			case e == "**":
 				if len(elems) > 0 && elems[len(elems)-1] == "**" {
 					continue // a/**/**/b is a/**/b
