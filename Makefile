@@ -23,9 +23,13 @@ test:
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime 1x -count 1 ./...
 
+# lint: gofmt, go vet and staticcheck (fetched through the Go module proxy at a
+# pinned version; not a dependency of the binary).
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 
 clean:
 	rm -f reasonix
