@@ -271,46 +271,54 @@ func isNameByte(c byte, first bool) bool {
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (!first && c >= '0' && c <= '9')
 }
 
+// skipNested steps over the escape, quoted string or nested expansion
+// starting at p.pos, parsing its inside so commands in it are still seen.
+// It reports false when the byte there starts none of them.
+func (p *parser) skipNested() (bool, error) {
+	var discard wordBuilder
+	switch p.src[p.pos] {
+	case '\\':
+		p.pos += 2
+	case '\'':
+		end := strings.IndexByte(p.src[p.pos+1:], '\'')
+		if end < 0 {
+			return true, p.fail("unterminated single quote")
+		}
+		p.pos += end + 2
+	case '"':
+		p.pos++
+		return true, p.doubleQuoted(&discard)
+	case '$':
+		return true, p.dollar(&discard)
+	case '`':
+		return true, p.backtick(&discard)
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
 // parameter reads the inside of ${ ... } after the brace, following nested
 // expansions and quotes.
 func (p *parser) parameter() error {
-	var discard wordBuilder
 	depth := 1
 	for !p.eof() {
-		switch c := p.src[p.pos]; c {
-		case '\\':
-			p.pos += 2
-		case '\'':
-			end := strings.IndexByte(p.src[p.pos+1:], '\'')
-			if end < 0 {
-				return p.fail("unterminated single quote")
-			}
-			p.pos += end + 2
-		case '"':
-			p.pos++
-			if err := p.doubleQuoted(&discard); err != nil {
-				return err
-			}
-		case '$':
-			if err := p.dollar(&discard); err != nil {
-				return err
-			}
-		case '`':
-			if err := p.backtick(&discard); err != nil {
-				return err
-			}
+		if nested, err := p.skipNested(); err != nil {
+			return err
+		} else if nested {
+			continue
+		}
+		switch p.src[p.pos] {
 		case '{':
 			depth++
-			p.pos++
 		case '}':
 			depth--
-			p.pos++
 			if depth == 0 {
+				p.pos++
 				return nil
 			}
-		default:
-			p.pos++
 		}
+		p.pos++
 	}
 	return p.fail("unterminated ${...}")
 }
@@ -372,42 +380,23 @@ func (p *parser) arrayValue(b *wordBuilder) error {
 	b.dynamic = true
 	start := p.pos
 	p.pos++
-	var discard wordBuilder
 	for !p.eof() {
-		switch c := p.src[p.pos]; c {
+		if nested, err := p.skipNested(); err != nil {
+			return err
+		} else if nested {
+			continue
+		}
+		switch p.src[p.pos] {
 		case ')':
 			p.pos++
 			b.b.WriteString(p.src[start:p.pos])
 			return nil
-		case '\\':
-			p.pos += 2
-		case '\'':
-			end := strings.IndexByte(p.src[p.pos+1:], '\'')
-			if end < 0 {
-				return p.fail("unterminated single quote")
-			}
-			p.pos += end + 2
-		case '"':
-			p.pos++
-			if err := p.doubleQuoted(&discard); err != nil {
-				return err
-			}
-		case '$':
-			if err := p.dollar(&discard); err != nil {
-				return err
-			}
-		case '`':
-			if err := p.backtick(&discard); err != nil {
-				return err
-			}
 		case '[':
 			// ([sub]=v): bash evaluates an indexed array's subscripts as
 			// arithmetic, which can run code.
 			p.out.addIndirect("array subscript")
-			p.pos++
-		default:
-			p.pos++
 		}
+		p.pos++
 	}
 	return p.fail("unterminated array assignment")
 }
