@@ -209,22 +209,11 @@ func TestMissAfterRestartWithNewToolSetIsExplained(t *testing.T) {
 	}
 	w.Close()
 
-	saved, err := transcript.Load(path)
+	newTools, err := tool.NewRegistry(bigRead(), echo("new_tool", true))
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := f.sess.opts
-	if opts.Tools, err = tool.NewRegistry(bigRead(), echo("new_tool", true)); err != nil {
-		t.Fatal(err)
-	}
-	if opts.Transcript, err = transcript.Append(path); err != nil {
-		t.Fatal(err)
-	}
-	defer opts.Transcript.Close()
-	reopened, err := OpenSession(opts, saved)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reopened := f.reopen(t, path, func(o *Options) { o.Tools = newTools })
 	f.srv.Enqueue(providertest.Turn{Text: []string{"ok"}})
 	rec := &recorder{}
 	if _, err := reopened.Run(context.Background(), Turn{Text: "again"}, Env{Emit: rec.emit}); err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/reasonix/teams/engine/provider/openai"
 	"github.com/reasonix/teams/engine/provider/providertest"
 	"github.com/reasonix/teams/engine/tool"
+	"github.com/reasonix/teams/engine/transcript"
 )
 
 // testTool is a real Tool whose behaviour a test sets.
@@ -129,3 +130,27 @@ func toolMessages(msgs []provider.Message) []provider.Message {
 }
 
 var errBoom = errors.New("boom")
+
+// reopen loads the transcript at path and opens the session again, as a
+// restarted process would, with f's options changed by mutate (may be nil)
+// and appending to the same file.
+func (f *fixture) reopen(t *testing.T, path string, mutate func(*Options)) *Session {
+	t.Helper()
+	saved, err := transcript.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := f.sess.opts
+	if mutate != nil {
+		mutate(&opts)
+	}
+	if opts.Transcript, err = transcript.Append(path); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { opts.Transcript.Close() })
+	s, err := OpenSession(opts, saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

@@ -252,21 +252,7 @@ func TestReopenedSessionSendsTheSamePrefix(t *testing.T) {
 	}
 	w.Close()
 
-	saved, err := transcript.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w2, err := transcript.Append(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w2.Close()
-	opts := f.sess.opts
-	opts.Transcript = w2
-	reopened, err := OpenSession(opts, saved)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reopened := f.reopen(t, path, nil)
 	f.srv.Enqueue(providertest.Turn{Text: []string{"two"}})
 	if _, err := reopened.Run(context.Background(), Turn{Text: "second"}, Env{}); err != nil {
 		t.Fatal(err)
@@ -354,19 +340,7 @@ func TestPrefixIsAppendOnlyAcrossTurnsSpeakersAndRestart(t *testing.T) {
 		}
 	}
 	w.Close()
-	saved, err := transcript.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := f.sess.opts
-	if opts.Transcript, err = transcript.Append(path); err != nil {
-		t.Fatal(err)
-	}
-	defer opts.Transcript.Close()
-	reopened, err := OpenSession(opts, saved)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reopened := f.reopen(t, path, nil)
 	f.srv.Enqueue(providertest.Turn{Text: []string{"after restart"}})
 	if _, err := reopened.Run(context.Background(), Turn{Text: "again", Speaker: "eve"}, Env{}); err != nil {
 		t.Fatal(err)
@@ -432,30 +406,13 @@ func TestReopenAfterCrashAnswersDanglingCalls(t *testing.T) {
 	w.Close() // the crash: b never got its result
 
 	f := newFixture(t, []tool.Tool{echo("look", true)}, nil)
-	reopen := func() *Session {
-		t.Helper()
-		saved, err := transcript.Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		opts := f.sess.opts
-		if opts.Transcript, err = transcript.Append(path); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { opts.Transcript.Close() })
-		s, err := OpenSession(opts, saved)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	s := reopen()
+	s := f.reopen(t, path, nil)
 	msgs := s.Messages()
 	if got := msgs[len(msgs)-1]; got.Role != provider.RoleTool || got.ToolCallID != "b" || !strings.HasPrefix(got.Content, "interrupted") {
 		t.Fatalf("last message = %+v, want an interrupted result for b", got)
 	}
 	// The repair is persisted: a second reopen adds nothing.
-	if again := reopen().Messages(); len(again) != len(msgs) {
+	if again := f.reopen(t, path, nil).Messages(); len(again) != len(msgs) {
 		t.Errorf("second reopen has %d messages, want %d", len(again), len(msgs))
 	}
 }
