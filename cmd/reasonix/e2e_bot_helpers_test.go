@@ -80,25 +80,7 @@ func newBotE2E(t *testing.T, setup botSetup) *botE2E {
 	t.Cleanup(e.model.Close)
 
 	e.config = filepath.Join(dir, "reasonix.toml")
-	cfg := fmt.Sprintf(`default_model = "fake"
-
-[[providers]]
-name = "fake"
-kind = "openai"
-base_url = %q
-model = "deepseek-flash"
-api_key_env = "REASONIX_E2E_KEY"
-context_window = 128000
-max_attempts = 2
-
-[providers.prices.deepseek-flash]
-cache_hit = 0.003
-cache_miss = 0.15
-output = 0.6
-
-[agent]
-transcript_dir = %q
-
+	cfg := fakeModelConfig(e.model.URL(), filepath.Join(dir, "sessions"), 2) + fmt.Sprintf(`
 [permissions]
 mode = "ask"
 allow = ["Bash(sleep:*)"]
@@ -138,7 +120,7 @@ listen = %q
 [[slack.channels]]
 id = %q
 repo = "app"
-`, e.model.URL(), filepath.Join(dir, "sessions"), "file://"+e.remote, filepath.Join(dir, "workspaces"),
+`, "file://"+e.remote, filepath.Join(dir, "workspaces"),
 		botGrace.String(), userGrace, filepath.Join(dir, "store"), setup.mode, e.fake.APIURL(), setup.listen, botChannel)
 	if err := os.WriteFile(e.config, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)

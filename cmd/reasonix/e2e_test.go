@@ -56,7 +56,17 @@ func newE2E(t *testing.T, extraConfig string) *e2e {
 	e.git("add", ".")
 	e.git("-c", "user.name=t", "-c", "user.email=t@x", "commit", "-qm", "init")
 	e.config = filepath.Join(t.TempDir(), "reasonix.toml")
-	cfg := fmt.Sprintf(`default_model = "fake"
+	cfg := fakeModelConfig(e.srv.URL(), filepath.Join(e.home, "sessions"), 4) + extraConfig + "\n"
+	if err := os.WriteFile(e.config, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// fakeModelConfig is the config head every end-to-end test shares: the
+// fake model as the only provider, and where transcripts go.
+func fakeModelConfig(baseURL, transcriptDir string, maxAttempts int) string {
+	return fmt.Sprintf(`default_model = "fake"
 
 [[providers]]
 name = "fake"
@@ -65,7 +75,7 @@ base_url = %q
 model = "deepseek-flash"
 api_key_env = "REASONIX_E2E_KEY"
 context_window = 128000
-max_attempts = 4
+max_attempts = %d
 
 [providers.prices.deepseek-flash]
 cache_hit = 0.003
@@ -74,12 +84,7 @@ output = 0.6
 
 [agent]
 transcript_dir = %q
-%s
-`, e.srv.URL(), filepath.Join(e.home, "sessions"), extraConfig)
-	if err := os.WriteFile(e.config, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return e
+`, baseURL, maxAttempts, transcriptDir)
 }
 
 func (e *e2e) git(args ...string) {
