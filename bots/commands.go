@@ -29,9 +29,9 @@ func (g *Gateway) commandStop(ctx context.Context, t *thread, ev Event) {
 
 func (g *Gateway) commandStatus(ctx context.Context, t *thread) {
 	t.mu.Lock()
-	b, bound, ctrl, waiting := t.binding, t.bound, t.ctrl, t.waiting
+	b, ctrl, waiting := t.binding, t.ctrl, t.waiting
 	t.mu.Unlock()
-	if !bound {
+	if b.Repo == "" {
 		g.reply(ctx, t.ref, "This thread has no session yet. Mention me with a task to start one.")
 		return
 	}
@@ -132,8 +132,7 @@ func (g *Gateway) commandPR(ctx context.Context, t *thread, ev Event) {
 func (g *Gateway) commandNew(ctx context.Context, t *thread, ev Event) {
 	t.closeSession()
 	t.mu.Lock()
-	t.gen++
-	t.binding.Generation = t.gen
+	t.binding.Generation++
 	old := t.binding.Branch
 	t.ws = nil
 	t.binding.SessionID, t.binding.Workspace, t.binding.Branch, t.binding.PRURL = "", "", "", ""

@@ -19,13 +19,12 @@ func (g *Gateway) recover(ctx context.Context) error {
 		if _, ok := g.adapter(b.Ref.Platform); !ok {
 			continue // a platform not enabled in this process
 		}
+		// The revision stays unknown (0) until the thread's first save,
+		// which re-reads it on the resulting conflict: start-up reads the
+		// bindings once, not once more each.
 		t := g.threadFor(b.Ref, true)
-		_, rev, err := g.opts.Store.GetBinding(ctx, b.Key)
-		if err != nil {
-			return fmt.Errorf("bots: load thread %s: %w", b.Key, err)
-		}
 		t.mu.Lock()
-		t.binding, t.rev, t.bound, t.gen = b, rev, b.Repo != "", b.Generation
+		t.binding = b
 		t.mu.Unlock()
 		if b.Running {
 			g.tellInterrupted(ctx, t, b)

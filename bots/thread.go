@@ -25,8 +25,7 @@ type thread struct {
 
 	mu      sync.Mutex // guards the fields below
 	binding Binding
-	rev     uint64 // store revision of binding; 0 when not stored yet
-	bound   bool   // binding holds a repo and workspace
+	rev     uint64 // store revision of binding; 0 when not stored yet or not read since a restart
 	session *OpenedSession
 	ctrl    *controller.Controller
 	ws      *workspaces.Workspace
@@ -35,7 +34,6 @@ type thread struct {
 	waiting int  // turns enqueued but not yet submitted to the controller
 	cancel  context.CancelFunc
 	steers  []agent.Turn // steers for a turn that is queued but not started
-	gen     int          // workspace generation, bumped by `new`
 	card    *liveCard    // the running turn's status card
 }
 
@@ -99,12 +97,8 @@ func (t *thread) enqueue(ctx context.Context, job threadJob) {
 // turn ending concurrently can store "not running" in between; the card id
 // of the previous turn is cleared so a restart cannot mislabel it.
 func (t *thread) markPending(ctx context.Context, ev Event) error {
-	counted := false
 	err := t.save(ctx, func(b *Binding) {
-		if !counted {
-			t.waiting++
-			counted = true
-		}
+		t.waiting++
 		if b.Key == "" {
 			*b = Binding{Key: t.key, Ref: t.ref, Requester: ev.User, Created: ev.At}
 		}
@@ -179,11 +173,11 @@ func (t *thread) ensureSession(ctx context.Context, ev Event, opts threadOptions
 		t.mu.Unlock()
 		return nil
 	}
-	b, bound, gen := t.binding, t.bound, t.gen
+	b := t.binding
 	t.mu.Unlock()
 
 	g := t.g
-	if !bound {
+	if b.Repo == "" { // the thread's first turn: choose its repo
 		repo, err := g.chooseRepo(t.ref, opts.repo)
 		if err != nil {
 			return err
@@ -194,7 +188,7 @@ func (t *thread) ensureSession(ctx context.Context, ev Event, opts threadOptions
 		}
 		b.Repo, b.Base = repo.Name, base
 	}
-	ws, err := g.opts.Workspaces.Prepare(ctx, b.Repo, workspaceThreadID(t.key, gen), b.Base)
+	ws, err := g.opts.Workspaces.Prepare(ctx, b.Repo, workspaceThreadID(t.key, b.Generation), b.Base)
 	if err != nil {
 		return &workspaceError{err: err}
 	}
@@ -211,7 +205,7 @@ func (t *thread) ensureSession(ctx context.Context, ev Event, opts threadOptions
 	ctrl := controller.New(opened.Session, controller.Options{Approvals: true, ApprovalTimeout: g.opts.ApprovalTimeout})
 
 	t.mu.Lock()
-	t.bound, t.ws = true, ws
+	t.ws = ws
 	t.session, t.ctrl = &opened, ctrl
 	t.mu.Unlock()
 	// Change the stored binding field by field: other messages may have
@@ -233,12 +227,12 @@ func (t *thread) ensureSession(ctx context.Context, ev Event, opts threadOptions
 // never had one.
 func (t *thread) workspace(ctx context.Context) (*workspaces.Workspace, error) {
 	t.mu.Lock()
-	ws, b, gen := t.ws, t.binding, t.gen
+	ws, b := t.ws, t.binding
 	t.mu.Unlock()
 	if ws != nil || b.Workspace == "" {
 		return ws, nil
 	}
-	ws, err := t.g.opts.Workspaces.Prepare(ctx, b.Repo, workspaceThreadID(t.key, gen), b.Base)
+	ws, err := t.g.opts.Workspaces.Prepare(ctx, b.Repo, workspaceThreadID(t.key, b.Generation), b.Base)
 	if err != nil {
 		return nil, &workspaceError{err: err}
 	}
@@ -254,9 +248,14 @@ func (t *thread) workspace(ctx context.Context) (*workspaces.Workspace, error) {
 // save applies change to the binding and stores it with compare-and-swap,
 // re-reading and retrying once on a conflict.
 func (t *thread) save(ctx context.Context, change func(*Binding)) error {
+	t.mu.Lock()
+	change(&t.binding)
+	t.mu.Unlock()
+	// The in-memory binding is the truth for this thread; a conflict only
+	// means the revision we hold is stale (for example after a restart),
+	// so re-read it and write the current state again.
 	for attempt := 0; ; attempt++ {
 		t.mu.Lock()
-		change(&t.binding)
 		b, rev := t.binding, t.rev
 		t.mu.Unlock()
 		newRev, err := t.g.opts.Store.PutBinding(ctx, b, rev)
@@ -293,8 +292,8 @@ func (t *thread) closeSession() {
 	}
 }
 
-// workspaceThreadID names the thread's workspace; `new` bumps gen so the
-// thread gets a fresh worktree and branch.
+// workspaceThreadID names the thread's workspace; `new` bumps the
+// binding's generation so the thread gets a fresh worktree and branch.
 func workspaceThreadID(key string, gen int) string {
 	if gen == 0 {
 		return key
