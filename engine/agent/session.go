@@ -72,7 +72,6 @@ type Session struct {
 	// compactFailedGen is rewrite+1 when compaction failed in the current
 	// generation, so the same generation does not pay for another attempt.
 	compactFailedGen int
-	turns            int
 }
 
 // ErrOptions reports a missing required option.
@@ -120,11 +119,6 @@ func OpenSession(opts Options, saved *transcript.Session) (*Session, error) {
 		// (for example a binary whose tool set changed).
 		shape:   shapeOf(saved.Header.System, saved.Header.Tools, saved.Rewrite),
 		lastHit: saved.LastUsage.CacheHitTokens,
-	}
-	for _, m := range s.messages {
-		if m.Role == provider.RoleUser {
-			s.turns++
-		}
 	}
 	if err := s.closeDanglingCalls(); err != nil {
 		return nil, err
