@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/reasonix/teams/engine/event"
 	"github.com/reasonix/teams/engine/permission"
@@ -69,7 +70,8 @@ func (x *approvalIndex) remove(id string) {
 	delete(x.byID, id)
 }
 
-// maxPreview bounds the arguments shown in an approval message.
+// maxPreview bounds, in characters, the command or change shown in an
+// approval message.
 const maxPreview = 1500
 
 // askApproval posts the approval message with its buttons and records it.
@@ -109,10 +111,7 @@ func (g *Gateway) askApproval(ctx context.Context, t *thread, a Adapter, ev Even
 func approvalText(rec Approval, args string) string {
 	var b strings.Builder
 	b.WriteString("🔐 **Approval needed** — the agent wants to run `" + rec.Tool + "`:\n")
-	subject := rec.Subject
-	if len(subject) > maxPreview {
-		subject = subject[:maxPreview] + "…"
-	}
+	subject := clipRunes(rec.Subject, maxPreview)
 	b.WriteString("```\n" + strings.ReplaceAll(subject, "```", "`\u200b``") + "\n```\n")
 	if p := changePreview(rec.Tool, args); p != "" {
 		b.WriteString("```diff\n" + p + "\n```\n")
@@ -155,8 +154,8 @@ func changePreview(tool, args string) string {
 		return ""
 	}
 	out := strings.TrimSuffix(b.String(), "\n")
-	if len(out) > maxPreview {
-		out = out[:maxPreview] + "\n… (" + fmt.Sprint(len(out)-maxPreview) + " more bytes)"
+	if n := utf8.RuneCountInString(out); n > maxPreview {
+		out = clipRunes(out, maxPreview) + "\n(" + fmt.Sprint(n-maxPreview) + " more characters)"
 	}
 	return strings.ReplaceAll(out, "```", "`\u200b``")
 }
@@ -258,9 +257,6 @@ func (g *Gateway) approvalResolved(ctx context.Context, t *thread, res event.App
 }
 
 func previewLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
+	s = clipRunes(strings.Join(strings.Fields(s), " "), 200)
 	return "`" + strings.ReplaceAll(s, "`", "'") + "`"
 }

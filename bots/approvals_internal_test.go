@@ -3,6 +3,7 @@ package bots
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestChangePreview(t *testing.T) {
@@ -20,7 +21,20 @@ func TestChangePreview(t *testing.T) {
 		}
 	}
 	long := changePreview("write_file", `{"path":"a","content":"`+strings.Repeat("x", 5000)+`"}`)
-	if len(long) > maxPreview+100 || !strings.Contains(long, "more bytes") {
+	if len(long) > maxPreview+100 || !strings.Contains(long, "more characters") {
 		t.Errorf("long preview not bounded: %d bytes", len(long))
+	}
+}
+
+func TestPreviewsNeverSplitACharacter(t *testing.T) {
+	long := strings.Repeat("é", 400)
+	for name, got := range map[string]string{
+		"previewLine": previewLine(long),
+		"firstLine":   firstLine(long, 72),
+		"approval":    approvalText(Approval{Tool: "bash", Subject: strings.Repeat("日本", 1000), Rule: "r"}, ""),
+	} {
+		if !utf8.ValidString(got) || !strings.Contains(got, "…") {
+			t.Errorf("%s: %q is not valid UTF-8 or was not clipped", name, got)
+		}
 	}
 }

@@ -175,7 +175,7 @@ func (c Card) headLines() []string {
 		label = fmt.Sprintf("queued (%d ahead)", c.QueueAhead)
 	}
 	first := c.Phase.marker() + " **" + label + "**"
-	if task := cardClipRunes(cardLine(c.Task), cardTaskRunes); task != "" {
+	if task := clipRunes(cardLine(c.Task), cardTaskRunes); task != "" {
 		first += " · " + task
 	}
 	lines := []string{first}
@@ -232,7 +232,7 @@ func stepLine(s Step) string {
 	b.WriteString(s.State.marker())
 	b.WriteString(" ")
 	b.WriteString(s.Tool)
-	if subj := cardClipRunes(cardLine(s.Subject), cardSubjectRunes); subj != "" {
+	if subj := clipRunes(cardLine(s.Subject), cardSubjectRunes); subj != "" {
 		b.WriteString(" ")
 		b.WriteString(cardCode(subj))
 	}
@@ -242,7 +242,7 @@ func stepLine(s Step) string {
 	}
 	if note := cardLine(s.Note); note != "" {
 		b.WriteString(" — ")
-		b.WriteString(cardClipRunes(note, cardSubjectRunes))
+		b.WriteString(clipRunes(note, cardSubjectRunes))
 	}
 	return b.String()
 }
@@ -258,9 +258,9 @@ func cardCode(s string) string {
 	return "`" + strings.ReplaceAll(s, "`", "'") + "`"
 }
 
-// cardClipRunes shortens s to at most n runes, ending with an ellipsis when
+// clipRunes shortens s to at most n runes, ending with an ellipsis when
 // something was cut.
-func cardClipRunes(s string, n int) string {
+func clipRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

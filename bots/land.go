@@ -84,8 +84,5 @@ func firstLine(s string, max int) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}
-	if len(s) > max {
-		s = strings.TrimSpace(s[:max]) + "…"
-	}
-	return s
+	return clipRunes(s, max)
 }
