@@ -321,7 +321,10 @@ func TestCardEditsStayUnderTheRate(t *testing.T) {
 	h.wait("the answer", botText(ref, "listed"))
 	h.wait("the final card", botText(ref, "**done**"))
 	gap, ok := h.plat.MaxEditRate()
-	if ok && gap < 80*time.Millisecond {
+	if !ok {
+		t.Fatal("no message was edited; the card should have been")
+	}
+	if gap < 80*time.Millisecond {
 		t.Errorf("a message was edited %v after its previous version, want ≥ 80ms", gap)
 	}
 	card, _ := findBot(h.plat, ref, "**done**")
